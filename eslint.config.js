@@ -1,0 +1,28 @@
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders"];
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  {
+    // The app stays genuine Encore.ts: it may import encore.dev/* and ~encore/*, never the runtime.
+    files: serviceFolders.map((s) => `${s}/**/*.ts`),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "(^|/)runtime(/|$)", message: "service code imports encore.dev/* or ~encore/*, never runtime/" }] },
+      ],
+    },
+  },
+);

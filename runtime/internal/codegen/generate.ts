@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseApp } from "../parser/mod.ts";
+import { toOpenAPI } from "../parser/openapi.ts";
+import type { AppMeta } from "../meta/types.ts";
+import { renderClients, renderHandlers } from "./render.ts";
+
+export const genDir = "encore.gen";
+const hashFile = "internal/inputs.sha256";
+
+// Folders that never hold app source.
+const skipped = new Set(["node_modules", "encore.gen", ".data", ".git", "runtime", "bench", "test"]);
+
+export interface GenerateResult {
+  readonly meta: AppMeta;
+  /** False when the sources were unchanged and nothing was written. */
+  readonly regenerated: boolean;
+}
+
+/**
+ * Writes encore.gen/ from the app source, unless a hash of the inputs (app .ts
+ * files and this generator's own code) says it is already current.
+ */
+export function generate(appRoot: string, opts: { force?: boolean } = {}): GenerateResult {
+  const out = path.join(appRoot, genDir);
+  const digest = inputsDigest(appRoot);
+  const previous = readIfExists(path.join(out, hashFile));
+  if (!opts.force && previous === digest) {
+    return { meta: JSON.parse(readFileSync(path.join(out, "internal/meta.json"), "utf8")) as AppMeta, regenerated: false };
+  }
+  const meta = parseApp(appRoot);
+  rmSync(out, { recursive: true, force: true });
+  const files = [
+    { path: "internal/meta.json", content: JSON.stringify(meta, null, 2) + "\n" },
+    { path: "openapi.json", content: JSON.stringify(toOpenAPI(meta, path.basename(appRoot)), null, 2) + "\n" },
+    renderHandlers(meta),
+    ...renderClients(meta),
+    { path: hashFile, content: digest }, // last: a crash midway leaves no valid hash behind
+  ];
+  for (const f of files) {
+    mkdirSync(path.dirname(path.join(out, f.path)), { recursive: true });
+    writeFileSync(path.join(out, f.path), f.content);
+  }
+  return { meta, regenerated: true };
+}
+
+function inputsDigest(appRoot: string): string {
+  const hash = createHash("sha256");
+  const generatorDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const sources = [
+    ...tsFiles(appRoot, appRoot, true),
+    ...["parser", "codegen", "meta"].flatMap((d) => tsFiles(path.join(generatorDir, d), appRoot, false)),
+  ].sort();
+  for (const rel of sources) {
+    hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+function tsFiles(dir: string, appRoot: string, isAppRoot: boolean): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    if (entry.startsWith(".") || (isAppRoot && skipped.has(entry)) || entry === "testdata") continue;
+    const abs = path.join(dir, entry);
+    if (statSync(abs).isDirectory()) found.push(...tsFiles(abs, appRoot, false));
+    else if (entry.endsWith(".ts") && !entry.endsWith(".test.ts")) found.push(path.relative(appRoot, abs));
+  }
+  return found;
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}

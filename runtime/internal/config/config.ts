@@ -1,0 +1,121 @@
+import path from "node:path";
+
+/** Runtime configuration, read from the environment once at start. */
+export interface RuntimeConfig {
+  /** App root: the folder holding encore.app. */
+  readonly appRoot: string;
+  readonly host: string;
+  readonly port: number;
+  /** Public address used to build absolute URLs, without a trailing slash. */
+  readonly publicBaseUrl: string;
+  /** PostgreSQL server; null selects embedded PGlite. */
+  readonly databaseUrl: string | null;
+  /** Where embedded databases and local files live. */
+  readonly dataDir: string;
+  /** Prepended to every database name on the PostgreSQL server, so environments can share one. */
+  readonly databaseNamePrefix: string;
+  /** Where embedded (PGlite) databases keep their data: on disk under dataDir, or in memory (tests). */
+  readonly pgliteStorage: "disk" | "memory";
+  readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "silent";
+  /** Development only: put internal error messages in 500 responses. */
+  readonly exposeInternalErrors: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
+
+/** Parses and validates configuration. Pure: tests pass their own env. */
+export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
+  const port = parsePort(env.PORT);
+  return Object.freeze({
+    appRoot,
+    host: env.HOST?.trim() || "0.0.0.0",
+    port,
+    publicBaseUrl: parsePublicBaseUrl(env.PUBLIC_BASE_URL, port),
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
+    dataDir: path.resolve(appRoot, env.DATA_DIR?.trim() || ".data"),
+    databaseNamePrefix: parseNamePrefix(env.DATABASE_NAME_PREFIX),
+    pgliteStorage: parsePgliteStorage(env.PGLITE_STORAGE),
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
+  });
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return 4000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError("PORT", `must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parsePublicBaseUrl(raw: string | undefined, port: number): string {
+  if (raw === undefined || raw.trim() === "") return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("PUBLIC_BASE_URL", `must be an absolute URL such as https://sho.rt, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError("PUBLIC_BASE_URL", `must use http or https, got "${url.protocol}"`);
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError("PUBLIC_BASE_URL", "must not have a query string or fragment");
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError("DATABASE_URL", "must be a URL such as postgres://user@host:5432/postgres");
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new ConfigError("DATABASE_URL", `must use postgres:// or postgresql://, got "${url.protocol}"`);
+  }
+  return raw.trim();
+}
+
+function parseNamePrefix(raw: string | undefined): string {
+  const prefix = raw?.trim() ?? "";
+  if (!/^[a-z0-9_]*$/.test(prefix)) {
+    throw new ConfigError("DATABASE_NAME_PREFIX", `may hold only a-z, 0-9 and _, got "${raw}"`);
+  }
+  return prefix;
+}
+
+function parsePgliteStorage(raw: string | undefined): "disk" | "memory" {
+  const v = raw?.trim().toLowerCase() || "disk";
+  if (v !== "disk" && v !== "memory") throw new ConfigError("PGLITE_STORAGE", `must be disk or memory, got "${raw}"`);
+  return v;
+}
+
+function parseLogLevel(raw: string | undefined): RuntimeConfig["logLevel"] {
+  if (raw === undefined || raw.trim() === "") return "info";
+  const level = raw.trim().toLowerCase();
+  if (!(logLevels as readonly string[]).includes(level)) {
+    throw new ConfigError("LOG_LEVEL", `must be one of ${logLevels.join(", ")}, got "${raw}"`);
+  }
+  return level as RuntimeConfig["logLevel"];
+}
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const v = raw.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}

@@ -1,0 +1,113 @@
+/**
+ * The app metadata: what the parser reads out of the Encore source, and all the
+ * runtime needs to serve it. Written to encore.gen/internal/meta.json.
+ * Paths are relative to the app root, with forward slashes.
+ */
+export interface AppMeta {
+  /** Bumped when this shape changes, so stale generated output is rebuilt. */
+  readonly version: 1;
+  readonly services: readonly ServiceMeta[];
+  readonly databases: readonly DatabaseMeta[];
+  /** Names passed to `secret("...")`, sorted, de-duplicated. */
+  readonly secrets: readonly string[];
+}
+
+export interface ServiceMeta {
+  /** From `new Service("name")` in encore.service.ts. */
+  readonly name: string;
+  /** The folder holding encore.service.ts, e.g. "urlb". */
+  readonly dir: string;
+  readonly endpoints: readonly EndpointMeta[];
+}
+
+export interface DatabaseMeta {
+  readonly name: string;
+  /** Service whose folder declares it. */
+  readonly service: string;
+  /** Migrations folder, resolved against the declaring file, e.g. "urlb/migrations". Null when none is configured. */
+  readonly migrationsDir: string | null;
+  /** "sql" for NNN_name.up.sql files, "drizzle" for drizzle-kit's layout. */
+  readonly migrationsSource: "sql" | "drizzle";
+  readonly declaredIn: SourceLocation;
+}
+
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+}
+
+export type EndpointKind = "typed" | "raw" | "static";
+
+export interface EndpointMeta {
+  readonly service: string;
+  /** The exported const name, e.g. "get". */
+  readonly name: string;
+  readonly kind: EndpointKind;
+  /** Module that exports the endpoint, e.g. "urlb/url.ts". */
+  readonly file: string;
+  readonly line: number;
+  readonly expose: boolean;
+  readonly auth: boolean;
+  /** Upper-case methods; ["*"] matches any. Encore's default is POST for typed endpoints. */
+  readonly methods: readonly string[];
+  /** Encore path syntax: "/url/:id", "/files/*path". Default "/<service>.<name>". */
+  readonly path: string;
+  readonly pathParams: readonly PathParam[];
+  /** Bytes; null = unlimited; undefined = runtime default (2 MiB). */
+  readonly bodyLimit?: number | null;
+  readonly tags: readonly string[];
+  readonly sensitive: boolean;
+  /** Null when the handler takes no parameters. */
+  readonly request: RequestMeta | null;
+  /** Null when the handler returns void. */
+  readonly response: JSONSchema | null;
+  /** Only for kind "static". */
+  readonly static?: StaticMeta;
+}
+
+export interface PathParam {
+  readonly name: string;
+  /** True for "*name" segments, which match the rest of the path. */
+  readonly wildcard: boolean;
+}
+
+export type FieldLocation = "path" | "query" | "header" | "body";
+
+export interface RequestField {
+  /** Property name in the handler's parameter object. */
+  readonly name: string;
+  readonly location: FieldLocation;
+  /** Name on the wire: the header name (lower-case) or query key; equal to `name` otherwise. */
+  readonly wireName: string;
+  readonly optional: boolean;
+}
+
+export interface RequestMeta {
+  readonly fields: readonly RequestField[];
+  /**
+   * One object schema per location, keyed by wire name, with `required` set.
+   * Null when nothing comes from that location. Query and path schemas describe
+   * values after coercion from text (numbers, booleans, arrays of those).
+   */
+  readonly path: JSONSchema | null;
+  readonly query: JSONSchema | null;
+  readonly headers: JSONSchema | null;
+  readonly body: JSONSchema | null;
+  /** The whole parameter object, keyed by property name: used for in-process calls. */
+  readonly full: JSONSchema;
+}
+
+export interface StaticMeta {
+  /** Folder to serve, relative to the app root. */
+  readonly dir: string;
+  readonly notFound?: string;
+  readonly notFoundStatus?: number;
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+}
+
+/**
+ * The JSON Schema (draft 2020-12 subset Ajv and fast-json-stringify understand) the parser emits.
+ * `Date` becomes `{ type: "string", format: "date-time", "x-encore-type": "date" }` so the runtime
+ * can turn the text back into a Date before the handler runs.
+ */
+export type JSONSchema = { readonly [key: string]: unknown };

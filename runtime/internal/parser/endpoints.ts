@@ -1,0 +1,147 @@
+import path from "node:path";
+import ts from "typescript";
+import type { EndpointKind, EndpointMeta, PathParam, StaticMeta } from "../meta/types.ts";
+import { methodsOf, readEndpointOptions, type EndpointOptions } from "./endpoint-options.ts";
+import { errorAt, locationOf, toAppPath } from "./errors.ts";
+import type { AppProgram } from "./program.ts";
+import { buildRequest, checkNoPathParams } from "./request.ts";
+import { buildResponse } from "./response.ts";
+import { parsePath } from "./routes.ts";
+import type { SchemaBuilder } from "./schema.ts";
+import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
+import { serviceOfFile, type ServiceInfo } from "./services.ts";
+
+/** Every endpoint of the app, in file order then source order. */
+export function findEndpoints(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): EndpointMeta[] {
+  const endpoints: EndpointMeta[] = [];
+  for (const file of app.files) {
+    for (const statement of file.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        const call = declaration.initializer;
+        if (!call || !ts.isCallExpression(call)) continue;
+        const kind = endpointKindOf(app, call);
+        if (!kind) continue;
+        const exported = statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+        if (!ts.isIdentifier(declaration.name) || !exported) {
+          throw errorAt(app.appRoot, declaration, "API endpoints must be declared as `export const name = api(...)`");
+        }
+        const service = serviceOfFile(services, file.fileName);
+        if (!service) {
+          throw errorAt(app.appRoot, declaration, `endpoint ${declaration.name.text} is not inside a service: no encore.service.ts in its folder or any parent`);
+        }
+        endpoints.push(endpointMeta(app, schemas, { kind, call, name: declaration.name, service }));
+      }
+    }
+  }
+  return endpoints;
+}
+
+interface Declared {
+  readonly kind: EndpointKind;
+  readonly call: ts.CallExpression;
+  readonly name: ts.Identifier;
+  readonly service: ServiceInfo;
+}
+
+const STREAMS = new Set(["streamIn", "streamOut", "streamInOut"]);
+
+function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind | undefined {
+  const callee = call.expression;
+  if (isSdkExport(sdkExportOf(app.checker, callee), "api", "api")) return "typed";
+  if (!ts.isPropertyAccessExpression(callee) || !isSdkExport(sdkExportOf(app.checker, callee.expression), "api", "api")) {
+    return undefined;
+  }
+  const member = callee.name.text;
+  if (member === "raw" || member === "static") return member;
+  if (STREAMS.has(member)) throw errorAt(app.appRoot, call, `streaming endpoints (api.${member}) are not supported`);
+  return undefined;
+}
+
+function endpointMeta(app: AppProgram, schemas: SchemaBuilder, declared: Declared): EndpointMeta {
+  const { kind, call, service } = declared;
+  const name = declared.name.text;
+  const label = `${service.name}.${name}`;
+  const options = readEndpointOptions(app.appRoot, call.arguments[0], kind, label, call);
+  const methods = methodsOf(options, kind);
+  const pathNode = options.nodes["path"] ?? call;
+  const routePath = (options.values["path"] as string | undefined) ?? `/${service.name}.${name}`;
+  const pathParams = parsePath(routePath);
+  if (typeof pathParams === "string") throw errorAt(app.appRoot, pathNode, `endpoint ${label}: ${pathParams}`);
+
+  const { file, line } = locationOf(app.appRoot, declared.name);
+  const bodyLimit = options.values["bodyLimit"] as number | null | undefined;
+  const meta: EndpointMeta = {
+    service: service.name,
+    name,
+    kind,
+    file,
+    line,
+    expose: options.values["expose"] === true,
+    auth: options.values["auth"] === true,
+    methods,
+    path: routePath,
+    pathParams,
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
+    tags: (options.values["tags"] as string[] | undefined) ?? [],
+    sensitive: options.values["sensitive"] === true,
+    request: null,
+    response: null,
+  };
+  if (kind === "raw") return meta;
+  if (kind === "static") return { ...meta, static: staticMeta(app, call, options, label) };
+  return { ...meta, ...typedParts(app, schemas, { call, label, methods, pathParams, pathNode }) };
+}
+
+interface TypedInput {
+  readonly call: ts.CallExpression;
+  readonly label: string;
+  readonly methods: readonly string[];
+  readonly pathParams: readonly PathParam[];
+  readonly pathNode: ts.Node;
+}
+
+function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response"> {
+  const handler = input.call.arguments[1];
+  if (!handler) throw errorAt(app.appRoot, input.call, `endpoint ${input.label} has no handler function`);
+  const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
+  if (!signature) throw errorAt(app.appRoot, handler, `the handler of endpoint ${input.label} is not a function`);
+
+  const response = buildResponse(app, schemas, signature, handler, input.label);
+  const [parameter] = signature.getParameters();
+  const parameterType = parameter && app.checker.getTypeOfSymbol(parameter);
+  if (!parameter || !parameterType || parameterType.flags & ts.TypeFlags.Void) {
+    checkNoPathParams(app, { endpoint: input.label, pathParams: input.pathParams, pathNode: input.pathNode });
+    return { request: null, response };
+  }
+  const request = buildRequest(app, schemas, {
+    endpoint: input.label,
+    type: parameterType,
+    node: parameter.valueDeclaration ?? handler,
+    methods: input.methods,
+    pathParams: input.pathParams,
+    pathNode: input.pathNode,
+  });
+  return { request, response };
+}
+
+function staticMeta(app: AppProgram, call: ts.CallExpression, options: EndpointOptions, label: string): StaticMeta {
+  const fileDir = path.dirname(call.getSourceFile().fileName);
+  // Encore resolves these against the declaring file; the runtime only knows the app root.
+  const fromApp = (option: string): string => {
+    const resolved = path.resolve(fileDir, options.values[option] as string);
+    const relative = toAppPath(app.appRoot, resolved);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) {
+      throw errorAt(app.appRoot, options.nodes[option] ?? call, `option "${option}" of endpoint ${label} points outside the app`);
+    }
+    return relative || ".";
+  };
+  const notFoundStatus = options.values["notFoundStatus"] as number | undefined;
+  const headers = options.values["headers"] as StaticMeta["headers"] | undefined;
+  return {
+    dir: fromApp("dir"),
+    ...(options.values["notFound"] === undefined ? {} : { notFound: fromApp("notFound") }),
+    ...(notFoundStatus === undefined ? {} : { notFoundStatus }),
+    ...(headers === undefined ? {} : { headers }),
+  };
+}

@@ -1,0 +1,37 @@
+import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { findEndpoints } from "./endpoints.ts";
+import { createAppProgram } from "./program.ts";
+import { findResources } from "./resources.ts";
+import { checkRouteConflicts } from "./routes.ts";
+import { SchemaBuilder } from "./schema.ts";
+import { findServices } from "./services.ts";
+
+export { ParseError } from "./errors.ts";
+export { toOpenAPI } from "./openapi.ts";
+
+/**
+ * Reads the Encore app at `appRoot` (services, endpoints with their request and response
+ * schemas, databases, secrets). Throws ParseError, naming file and line, on anything the
+ * runtime could not serve faithfully.
+ */
+export function parseApp(appRoot: string): AppMeta {
+  const app = createAppProgram(appRoot);
+  const services = findServices(app);
+  const endpoints = findEndpoints(app, services, new SchemaBuilder(app));
+  checkRouteConflicts(endpoints);
+  const { databases, secrets } = findResources(app, services);
+  const byService = new Map<string, EndpointMeta[]>();
+  for (const endpoint of endpoints) {
+    byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
+  }
+  return {
+    version: 1,
+    services: services.map((service) => ({
+      name: service.name,
+      dir: service.dir,
+      endpoints: byService.get(service.name) ?? [],
+    })),
+    databases,
+    secrets,
+  };
+}

@@ -1,0 +1,99 @@
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { ParseError, toAppPath } from "./errors.ts";
+
+/** One ts.Program and TypeChecker over the whole app, shared by every parsing step. */
+export interface AppProgram {
+  /** Absolute path of the app root. */
+  readonly appRoot: string;
+  readonly program: ts.Program;
+  readonly checker: ts.TypeChecker;
+  /** The app's own source files, sorted by app-relative path so output order is stable. */
+  readonly files: readonly ts.SourceFile[];
+}
+
+/** Folders that never hold app source, at any depth. */
+const SKIPPED_ANYWHERE = new Set(["node_modules", "encore.gen", ".data"]);
+/** Folders at the app root that belong to the self-host tooling, not to the app. */
+const SKIPPED_AT_ROOT = new Set(["runtime", "bench"]);
+
+const DEFAULT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ES2022,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  skipLibCheck: true,
+  allowImportingTsExtensions: true,
+};
+
+export function createAppProgram(appRoot: string): AppProgram {
+  const root = path.resolve(appRoot);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
+    throw new ParseError(`app root ${root} is not a directory`);
+  }
+  const rootNames = listSourceFiles(root);
+  const options: ts.CompilerOptions = {
+    ...readCompilerOptions(root),
+    noEmit: true,
+    // Without strict null checks `T | null` and `x?: T` collapse to `T`, and the
+    // schemas could no longer tell nullable and optional fields apart.
+    strictNullChecks: true,
+  };
+  const program = ts.createProgram({ rootNames, options });
+  const wanted = new Set(rootNames.map((name) => path.normalize(name)));
+  const files = program
+    .getSourceFiles()
+    .filter((file) => wanted.has(path.normalize(file.fileName)))
+    .sort((a, b) => compareText(toAppPath(root, a.fileName), toAppPath(root, b.fileName)));
+  return { appRoot: root, program, checker: program.getTypeChecker(), files };
+}
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function listSourceFiles(root: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string, atRoot: boolean): void => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith(".") || SKIPPED_ANYWHERE.has(entry.name)) continue;
+        if (atRoot && SKIPPED_AT_ROOT.has(entry.name)) continue;
+        visit(full, false);
+      } else if (entry.isFile() && isAppSourceName(entry.name)) {
+        found.push(full);
+      }
+    }
+  };
+  visit(root, true);
+  return found.sort(compareText);
+}
+
+function isAppSourceName(name: string): boolean {
+  if (!/\.tsx?$/.test(name) || name.endsWith(".d.ts")) return false;
+  return !/\.(test|spec)\.tsx?$/.test(name);
+}
+
+/** The app's own tsconfig decides module resolution, so `encore.dev` resolves as in the editor. */
+function readCompilerOptions(root: string): ts.CompilerOptions {
+  const configPath = path.join(root, "tsconfig.json");
+  if (!fs.existsSync(configPath)) return DEFAULT_OPTIONS;
+  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (read.error) {
+    throw new ParseError(`tsconfig.json: ${flatten(read.error)}`, "tsconfig.json");
+  }
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, configPath);
+  // "No inputs were found" only concerns the config's include list, which is not used here.
+  const problems = parsed.errors.filter((d) => d.code !== 18003);
+  if (problems.length > 0) {
+    throw new ParseError(`tsconfig.json: ${problems.map(flatten).join("; ")}`, "tsconfig.json");
+  }
+  return parsed.options;
+}
+
+function flatten(diagnostic: ts.Diagnostic): string {
+  return ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+}

@@ -1,0 +1,38 @@
+import ts from "typescript";
+
+/** Where an encore.dev export is declared: "api/mod", "storage/sqldb/database", ... */
+export interface SdkExport {
+  readonly module: string;
+  readonly name: string;
+}
+
+// Matches the npm package as well as a source checkout or a local shim of it.
+const SDK_FILE = /(?:^|[\\/])encore\.dev[\\/](.+?)\.(?:d\.)?[cm]?tsx?$/;
+
+/**
+ * The encore.dev export that `node` (an identifier, `ns.name` access or qualified type name)
+ * refers to, following import aliases and re-exports; undefined for anything else.
+ */
+export function sdkExportOf(checker: ts.TypeChecker, node: ts.Node): SdkExport | undefined {
+  const nameNode = ts.isPropertyAccessExpression(node)
+    ? node.name
+    : ts.isQualifiedName(node)
+      ? node.right
+      : node;
+  const symbol = checker.getSymbolAtLocation(nameNode);
+  return symbol ? sdkExportOfSymbol(checker, symbol) : undefined;
+}
+
+export function sdkExportOfSymbol(checker: ts.TypeChecker, symbol: ts.Symbol): SdkExport | undefined {
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  const declaration = target.declarations?.[0];
+  if (!declaration) return undefined;
+  const match = SDK_FILE.exec(declaration.getSourceFile().fileName);
+  if (!match?.[1]) return undefined;
+  return { module: match[1].split("\\").join("/"), name: target.name };
+}
+
+/** True when `found` is `name` exported from a module under encore.dev/<area>. */
+export function isSdkExport(found: SdkExport | undefined, area: string, name: string): boolean {
+  return found !== undefined && found.name === name && (found.module === area || found.module.startsWith(`${area}/`));
+}

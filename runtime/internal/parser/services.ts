@@ -1,0 +1,65 @@
+import path from "node:path";
+import ts from "typescript";
+import { errorAt, toAppPath } from "./errors.ts";
+import type { AppProgram } from "./program.ts";
+import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
+
+export interface ServiceInfo {
+  readonly name: string;
+  /** App-relative folder holding encore.service.ts ("." for the app root itself). */
+  readonly dir: string;
+  readonly absDir: string;
+}
+
+const SERVICE_FILE = "encore.service.ts";
+// The default endpoint path is "/<service>.<endpoint>", so names must not contain dots or slashes.
+const SERVICE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+export function findServices(app: AppProgram): ServiceInfo[] {
+  const services: ServiceInfo[] = [];
+  const byName = new Map<string, ts.Node>();
+  for (const file of app.files) {
+    if (path.basename(file.fileName) !== SERVICE_FILE) continue;
+    const nameNode = serviceNameNode(app, file);
+    const name = nameNode.text;
+    if (!SERVICE_NAME.test(name)) {
+      throw errorAt(app.appRoot, nameNode, `invalid service name "${name}": use letters, digits, "_" and "-"`);
+    }
+    const earlier = byName.get(name);
+    if (earlier) {
+      const first = toAppPath(app.appRoot, earlier.getSourceFile().fileName);
+      throw errorAt(app.appRoot, nameNode, `service "${name}" is already declared in ${first}`);
+    }
+    byName.set(name, nameNode);
+    const absDir = path.dirname(file.fileName);
+    services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir });
+  }
+  return services.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The service a file belongs to: the one whose folder is its nearest ancestor. */
+export function serviceOfFile(services: readonly ServiceInfo[], fileName: string): ServiceInfo | undefined {
+  let best: ServiceInfo | undefined;
+  for (const service of services) {
+    const relative = path.relative(service.absDir, fileName);
+    const inside = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+    if (inside && (!best || service.absDir.length > best.absDir.length)) best = service;
+  }
+  return best;
+}
+
+function serviceNameNode(app: AppProgram, file: ts.SourceFile): ts.StringLiteralLike {
+  for (const statement of file.statements) {
+    if (!ts.isExportAssignment(statement) || statement.isExportEquals) continue;
+    const expr = statement.expression;
+    if (!ts.isNewExpression(expr) || !isSdkExport(sdkExportOf(app.checker, expr.expression), "service", "Service")) {
+      throw errorAt(app.appRoot, statement, `the default export of ${SERVICE_FILE} must be \`new Service("name")\` from encore.dev/service`);
+    }
+    const first = expr.arguments?.[0];
+    if (!first || !(ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
+      throw errorAt(app.appRoot, expr, "the service name passed to `new Service(...)` must be a string literal");
+    }
+    return first;
+  }
+  throw errorAt(app.appRoot, file, `${SERVICE_FILE} must \`export default new Service("name")\``);
+}

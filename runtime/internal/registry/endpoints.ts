@@ -1,0 +1,39 @@
+import path from "node:path";
+import { appRoot } from "../config/app-root.ts";
+import { appMeta } from "../meta/load.ts";
+import type { EndpointMeta } from "../meta/types.ts";
+
+/** Where the generator writes the map from "service.endpoint" to the app's exported handler. */
+export const handlersFile = "encore.gen/internal/handlers.ts";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers take and return app-defined shapes
+export type Handler = (...args: any[]) => unknown;
+
+export interface Endpoint {
+  readonly meta: EndpointMeta;
+  /** The app's function (typed, raw) or StaticAssets object (static). */
+  readonly handler: unknown;
+}
+
+let loading: Promise<ReadonlyMap<string, Endpoint>> | undefined;
+
+/**
+ * Every endpoint of the app with its handler, loaded once. Importing the generated
+ * handler map imports the app's modules, so this is the boot step that runs them.
+ */
+export function loadEndpoints(): Promise<ReadonlyMap<string, Endpoint>> {
+  loading ??= (async () => {
+    const mod = (await import(path.join(appRoot, handlersFile))) as { handlers: Record<string, unknown> };
+    const endpoints = new Map<string, Endpoint>();
+    for (const service of appMeta().services) {
+      for (const meta of service.endpoints) {
+        const key = `${meta.service}.${meta.name}`;
+        const handler = mod.handlers[key];
+        if (handler === undefined) throw new Error(`${handlersFile} has no handler for ${key}: run "npm run gen"`);
+        endpoints.set(key, { meta, handler });
+      }
+    }
+    return endpoints;
+  })();
+  return loading;
+}

@@ -1,0 +1,54 @@
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import path from "node:path";
+import { APIError } from "../errors/api-error.ts";
+import type { RuntimeConfig } from "../config/config.ts";
+import type { Endpoint } from "../registry/endpoints.ts";
+import { registerJsonBodyParser } from "./body.ts";
+import { errorHandler } from "./errors.ts";
+import { registerHealth } from "./health.ts";
+import { registerRawRoutes, typedRoute } from "./routes.ts";
+
+/**
+ * Builds the public HTTP server: every exposed endpoint, /healthz, Encore's error
+ * format. Endpoints with expose: false get no route, so from outside they are 404;
+ * other services reach them in-process through ~encore/clients.
+ */
+export async function buildServer(
+  endpoints: Iterable<Endpoint>,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors">,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+  registerJsonBodyParser(app);
+  app.setErrorHandler(errorHandler(cfg.exposeInternalErrors));
+  app.setNotFoundHandler(() => {
+    throw APIError.notFound("endpoint not found");
+  });
+  registerHealth(app);
+
+  const exposed = [...endpoints].filter((e) => e.meta.expose);
+  for (const endpoint of exposed) {
+    if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));
+  }
+  registerRawRoutes(app, exposed.filter((e) => e.meta.kind === "raw"));
+  for (const { meta } of exposed) {
+    if (meta.kind !== "static" || !meta.static) continue;
+    await app.register(fastifyStatic, {
+      root: path.resolve(cfg.appRoot, meta.static.dir),
+      prefix: meta.path.replace(/\*[A-Za-z0-9_]*$/, ""),
+      decorateReply: false,
+      setHeaders: meta.static.headers
+        ? (res) => {
+            for (const [k, v] of Object.entries(meta.static?.headers ?? {})) res.setHeader(k, v as string | string[]);
+          }
+        : undefined,
+    });
+  }
+  await app.ready();
+  return app;
+}

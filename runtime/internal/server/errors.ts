@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { APIError, ErrCode } from "../errors/api-error.ts";
+import { httpStatusOf, transportErrors } from "../errors/http-status.ts";
+import { rootLogger } from "../log/root.ts";
+
+/** Encore's error wire format. */
+export interface ErrorBody {
+  code: ErrCode;
+  message: string;
+  details: Record<string, unknown> | null;
+}
+
+const internalMessage = "an internal error occurred";
+
+/**
+ * Turns anything thrown while serving a request into Encore's wire format.
+ * Unexpected errors are logged with their stack and answered with a bare 500:
+ * their messages may hold internals, so they leave only when exposeDetails is set.
+ */
+export function errorHandler(exposeDetails: boolean) {
+  return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {
+    const { status, body } = toWire(err, exposeDetails);
+    if (status >= 500) {
+      rootLogger().error({ err, method: req.method, url: req.url, code: body.code }, "request failed");
+    }
+    void reply.code(status).type("application/json; charset=utf-8").send(body);
+  };
+}
+
+export function toWire(err: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
+  if (err instanceof APIError) {
+    const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
+    const message = internal && !exposeDetails ? internalMessage : err.message;
+    return { status: httpStatusOf(err.code), body: { code: err.code, message, details: err.details ?? null } };
+  }
+  const fastifyErr = err as Partial<FastifyError>;
+  if (fastifyErr.statusCode === 413) {
+    const { code, status } = transportErrors.bodyTooLarge;
+    return { status, body: { code, message: "the request body is larger than this endpoint accepts", details: null } };
+  }
+  // Fastify's own client errors (bad URL encoding, unreadable body, ...): their messages are safe.
+  if (typeof fastifyErr.statusCode === "number" && fastifyErr.statusCode >= 400 && fastifyErr.statusCode < 500) {
+    const code = fastifyErr.statusCode === 404 ? ErrCode.NotFound : ErrCode.InvalidArgument;
+    return { status: httpStatusOf(code), body: { code, message: fastifyErr.message ?? "bad request", details: null } };
+  }
+  const message = exposeDetails && err instanceof Error ? err.message : internalMessage;
+  return { status: 500, body: { code: ErrCode.Internal, message, details: null } };
+}

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
+import { APIError } from "../errors/api-error.ts";
+import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
+import type { Endpoint, Handler } from "../registry/endpoints.ts";
+import { compileRequestDecoder, type RawParts } from "./request.ts";
+
+/** Encore's default body limit. */
+export const defaultBodyLimit = 2 * 1024 * 1024;
+
+const anyMethod: HTTPMethods[] = ["DELETE", "GET", "HEAD", "PATCH", "POST", "PUT", "OPTIONS"];
+
+/** Encore path syntax to Fastify's: "/files/*path" becomes "/files/*". */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\/\*[A-Za-z0-9_]+$/, "/*");
+}
+
+export function routeMethods(meta: EndpointMeta): HTTPMethods[] {
+  return meta.methods.includes("*") ? anyMethod : (meta.methods as HTTPMethods[]);
+}
+
+/** The Fastify route of a typed endpoint, with its decoder and serializer built now. */
+export function typedRoute(endpoint: Endpoint): RouteOptions {
+  const { meta } = endpoint;
+  const handler = endpoint.handler as Handler;
+  const decode = meta.request ? compileRequestDecoder(meta.request) : null;
+  const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
+
+  return {
+    method: routeMethods(meta),
+    url: toFastifyPath(meta.path),
+    bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
+    // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
+    schema: meta.response ? { response: { 200: stripAnnotations(meta.response) } } : undefined,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      if (meta.auth) throw APIError.unauthenticated("endpoint requires auth but none provided");
+      let params: unknown;
+      if (decode) {
+        const path = req.params as Record<string, unknown>;
+        if (wildcard !== undefined) path[wildcard] = path["*"];
+        const raw: RawParts = {
+          path,
+          query: req.query as Record<string, unknown>,
+          headers: req.headers as Record<string, unknown>,
+          body: req.body ?? {}, // Fastify skips the parser for an empty body
+        };
+        params = decode(raw);
+      }
+      const result = await handler(params);
+      return meta.response ? result : reply.send();
+    },
+  };
+}
+
+/** Raw endpoints get Node's request and response untouched, body unread. */
+export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endpoint[]): void {
+  if (endpoints.length === 0) return;
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
+    for (const { meta, handler } of endpoints) {
+      scope.route({
+        method: routeMethods(meta),
+        url: toFastifyPath(meta.path),
+        handler: (req, reply) => {
+          reply.hijack();
+          (handler as Handler)(req.raw, reply.raw);
+        },
+      });
+    }
+  });
+}
+
+// Annotations for the request side (x-encore-type) mean nothing to the serializer.
+function stripAnnotations(schema: JSONSchema): JSONSchema {
+  return JSON.parse(JSON.stringify(schema), (key, value) => (key.startsWith("x-encore-") ? undefined : value));
+}

@@ -1,0 +1,50 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FieldLocation, JSONSchema } from "../meta/types.ts";
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+function makeAjv(coerceTypes: false | "array"): Ajv {
+  const ajv = new Ajv({ coerceTypes, allErrors: false, strict: false, useDefaults: false });
+  addFormats(ajv, ["email", "uri", "date-time", "date"]);
+  ajv.addKeyword({ keyword: "x-encore-type", schemaType: "string" });
+  return ajv;
+}
+
+/**
+ * JSON bodies are validated strictly: a number is not a string and a string is not
+ * a number (Fastify's default Ajv setup would coerce {"url": 5} into "5").
+ * Path, query and header values arrive as text, so there they are coerced.
+ */
+const strict = makeAjv(false);
+const fromText = makeAjv("array");
+
+export function compileValidator(schema: JSONSchema, location: FieldLocation | "call"): ValidateFunction {
+  return (location === "body" || location === "call" ? strict : fromText).compile(schema);
+}
+
+const where: Record<FieldLocation | "call", (field: string) => string> = {
+  body: (f) => `field "${f}" of the request body`,
+  call: (f) => `field "${f}" of the request`,
+  query: (f) => `query parameter "${f}"`,
+  path: (f) => `path parameter "${f}"`,
+  header: (f) => `header "${f}"`,
+};
+
+/** A message naming the field, such as: field "url" of the request body must be string. */
+export function describeValidationError(error: ErrorObject, location: FieldLocation | "call"): string {
+  const segments = error.instancePath.split("/").slice(1).map(unescapePointer);
+  if (error.keyword === "required") {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return `${where[location]([...segments, missing].join("."))} is required`;
+  }
+  if (segments.length === 0) {
+    return location === "body" ? "the request body must be a JSON object" : `the request ${error.message ?? "is invalid"}`;
+  }
+  return `${where[location](segments.join("."))} ${error.message ?? "is invalid"}`;
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}

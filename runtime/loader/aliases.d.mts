@@ -1,0 +1,2 @@
+export declare const appRoot: string;
+export declare function aliasTarget(specifier: string): string | null;

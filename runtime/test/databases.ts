@@ -1,0 +1,18 @@
+import pg from "pg";
+import { config } from "../internal/config/mod.ts";
+import { closeAllDatabases, openedDatabases, physicalName } from "../internal/sql/databases.ts";
+
+/** Closes this file's databases and, on PostgreSQL, drops them. */
+export async function dropTestDatabases(): Promise<void> {
+  const names = openedDatabases().map((d) => physicalName(d.name));
+  await closeAllDatabases();
+  const serverUrl = config().databaseUrl;
+  if (!serverUrl || names.length === 0) return;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
