@@ -41,7 +41,7 @@ export function typedRoute(endpoint: Endpoint): RouteOptions {
           path,
           query: req.query as Record<string, unknown>,
           headers: req.headers as Record<string, unknown>,
-          body: req.body ?? {}, // Fastify skips the parser for an empty body
+          body: req.body === undefined ? {} : req.body, // Fastify skips the parser for an empty body
         };
         params = decode(raw);
       }

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from "fastify";
+import { config } from "../internal/config/mod.ts";
+import { loadEndpoints } from "../internal/registry/endpoints.ts";
+import { buildServer } from "../internal/server/app.ts";
+
+export interface TestServer {
+  /** Base URL, such as http://127.0.0.1:39123 */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The app's real HTTP server on a free loopback port, on this test file's databases. */
+export async function startTestServer(): Promise<TestServer> {
+  const app = await buildServer((await loadEndpoints()).values(), config());
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  if (typeof address !== "object" || !address) throw new Error("server has no TCP address");
+  return { url: `http://127.0.0.1:${address.port}`, app, close: () => app.close() };
+}
