@@ -107,12 +107,11 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
   const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
   if (!signature) throw errorAt(app.appRoot, handler, `the handler of endpoint ${input.label} is not a function`);
 
-  const response = buildResponse(app, schemas, signature, handler, input.label);
   const [parameter] = signature.getParameters();
   const parameterType = parameter && app.checker.getTypeOfSymbol(parameter);
   if (!parameter || !parameterType || parameterType.flags & ts.TypeFlags.Void) {
     checkNoPathParams(app, { endpoint: input.label, pathParams: input.pathParams, pathNode: input.pathNode });
-    return { request: null, response };
+    return { request: null, response: buildResponse(app, schemas, signature, handler, input.label) };
   }
   const request = buildRequest(app, schemas, {
     endpoint: input.label,
@@ -122,7 +121,7 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
     pathParams: input.pathParams,
     pathNode: input.pathNode,
   });
-  return { request, response };
+  return { request, response: buildResponse(app, schemas, signature, handler, input.label) };
 }
 
 function staticMeta(app: AppProgram, call: ts.CallExpression, options: EndpointOptions, label: string): StaticMeta {

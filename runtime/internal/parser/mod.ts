@@ -4,6 +4,7 @@ import { createAppProgram } from "./program.ts";
 import { findResources } from "./resources.ts";
 import { checkRouteConflicts } from "./routes.ts";
 import { SchemaBuilder } from "./schema.ts";
+import { checkSdkResolves } from "./sdk-symbols.ts";
 import { findServices } from "./services.ts";
 
 export { ParseError } from "./errors.ts";
@@ -16,6 +17,7 @@ export { toOpenAPI } from "./openapi.ts";
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
+  checkSdkResolves(app);
   const services = findServices(app);
   const endpoints = findEndpoints(app, services, new SchemaBuilder(app));
   checkRouteConflicts(endpoints);

@@ -40,7 +40,7 @@ export function createAppProgram(appRoot: string): AppProgram {
     // schemas could no longer tell nullable and optional fields apart.
     strictNullChecks: true,
   };
-  const program = ts.createProgram({ rootNames, options });
+  const program = ts.createProgram({ rootNames, options, host: cachingHost(options) });
   const wanted = new Set(rootNames.map((name) => path.normalize(name)));
   const files = program
     .getSourceFiles()
@@ -92,6 +92,32 @@ function readCompilerOptions(root: string): ts.CompilerOptions {
     throw new ParseError(`tsconfig.json: ${problems.map(flatten).join("; ")}`, "tsconfig.json");
   }
   return parsed.options;
+}
+
+/**
+ * Library files (the standard lib, @types, encore.dev) are most of the parsing work and
+ * do not change between parses in one process (tests, watch mode), so their syntax trees
+ * are shared. TypeScript's language service shares them across programs the same way.
+ */
+const librarySourceFiles = new Map<string, { readonly mtimeMs: number; readonly file: ts.SourceFile }>();
+
+function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const parse = host.getSourceFile.bind(host);
+  // Options that change how a file is parsed or bound must not share trees.
+  const settings = [options.target, options.module, options.moduleResolution, options.strict, options.alwaysStrict, options.jsx].join(",");
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!/[\\/]node_modules[\\/]/.test(fileName)) return parse(fileName, languageVersion, onError, shouldCreate);
+    const format = typeof languageVersion === "object" ? languageVersion : { languageVersion };
+    const key = `${fileName}|${format.languageVersion}|${format.impliedNodeFormat ?? ""}|${settings}`;
+    const mtimeMs = fs.statSync(fileName, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+    const cached = librarySourceFiles.get(key);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.file;
+    const file = parse(fileName, languageVersion, onError, shouldCreate);
+    if (file) librarySourceFiles.set(key, { mtimeMs, file });
+    return file;
+  };
+  return host;
 }
 
 function flatten(diagnostic: ts.Diagnostic): string {

@@ -55,7 +55,8 @@ export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: Req
 
   for (const param of input.pathParams) {
     if (!placed.some(({ field }) => field.location === "path" && field.name === param.name)) {
-      throw errorAt(app.appRoot, input.pathNode, `path parameter "${param.name}" of endpoint ${input.endpoint} is not a field of ${owner}`);
+      const typeText = app.checker.typeToString(input.type);
+      throw errorAt(app.appRoot, input.pathNode, `path parameter "${param.name}" of endpoint ${input.endpoint} is not a field of its request type "${typeText}"`);
     }
   }
 

@@ -3,7 +3,7 @@ import ts from "typescript";
 import type { DatabaseMeta } from "../meta/types.ts";
 import { errorAt, locationOf, toAppPath } from "./errors.ts";
 import { literalValue, NOT_LITERAL } from "./literals.ts";
-import type { AppProgram } from "./program.ts";
+import { compareText, type AppProgram } from "./program.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
@@ -35,8 +35,8 @@ export function findResources(app: AppProgram, services: readonly ServiceInfo[])
     }
   }
   return {
-    databases: [...found.databases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    secrets: [...found.secrets].sort(),
+    databases: [...found.databases].sort((a, b) => compareText(a.name, b.name)),
+    secrets: [...found.secrets].sort(compareText),
   };
 }
 

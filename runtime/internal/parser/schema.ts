@@ -1,7 +1,8 @@
 import ts from "typescript";
 import type { JSONSchema } from "../meta/types.ts";
-import { errorAt, type ParseError } from "./errors.ts";
+import { errorAt, toAppPath, type ParseError } from "./errors.ts";
 import type { AppProgram } from "./program.ts";
+import { unionSchema } from "./union-schema.ts";
 import { applyConstraints, constraintOf, type Constraint } from "./validation.ts";
 
 /** Where a type being converted sits, so problems can be reported precisely. */
@@ -50,7 +51,11 @@ export class SchemaBuilder {
     if (flags & ts.TypeFlags.Number) return { type: "number" };
     // `boolean` is the union true | false, so it must be caught before unions.
     if (flags & ts.TypeFlags.Boolean) return { type: "boolean" };
-    if (flags & ts.TypeFlags.Union) return this.unionSchema(type as ts.UnionType, site);
+    if (flags & ts.TypeFlags.Union) {
+      return unionSchema(this.checker, type as ts.UnionType, (member) => this.schemaOf(member, site), (reason) =>
+        this.fail(site, type, reason),
+      );
+    }
     if (type.isStringLiteral() || type.isNumberLiteral()) {
       if (flags & ts.TypeFlags.EnumLiteral) return { type: typeof type.value, enum: [type.value] };
       return { const: type.value };
@@ -65,22 +70,7 @@ export class SchemaBuilder {
 
   /** Every serializable property of an object type, with its schema. */
   propertiesOf(type: ts.Type, site: SchemaSite): PropertySchema[] {
-    const result: PropertySchema[] = [];
-    for (const symbol of this.checker.getPropertiesOfType(type)) {
-      // Symbol-keyed properties never reach JSON.
-      if (symbol.escapedName.toString().startsWith("__@")) continue;
-      const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
-      const field = site.field ? `${site.field}.${symbol.name}` : symbol.name;
-      const propertySite: SchemaSite = { ...site, field, node: this.reportNode(declaration, site.node) };
-      if (declaration && (ts.isMethodSignature(declaration) || ts.isMethodDeclaration(declaration))) {
-        this.fail(propertySite, this.checker.getTypeOfSymbol(symbol), "methods are not serializable; use a plain data type");
-      }
-      const propertyType = this.checker.getTypeOfSymbol(symbol);
-      const optional = (symbol.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
-      const schema = this.withDescription(this.schemaOf(propertyType, propertySite), symbol);
-      result.push({ name: symbol.name, optional, type: propertyType, schema, declaration, site: propertySite });
-    }
-    return result;
+    return this.guarded(type, site, () => this.collectProperties(type, site));
   }
 
   fail(site: SchemaSite, type: ts.Type, reason: string): never {
@@ -95,44 +85,14 @@ export class SchemaBuilder {
   /** Property declarations in the app locate errors best; ones in libraries do not help the user. */
   private reportNode(declaration: ts.Node | undefined, fallback: ts.Node): ts.Node {
     if (!declaration) return fallback;
-    const fileName = declaration.getSourceFile().fileName;
-    const inApp = fileName.startsWith(this.app.appRoot) && !/[\\/]node_modules[\\/]/.test(fileName);
+    const relative = toAppPath(this.app.appRoot, declaration.getSourceFile().fileName);
+    const inApp = !relative.startsWith("../") && !relative.split("/").includes("node_modules");
     return inApp ? declaration : fallback;
   }
 
   private withDescription(schema: JSONSchema, symbol: ts.Symbol): JSONSchema {
     const description = ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
     return description ? { ...schema, description } : schema;
-  }
-
-  private unionSchema(type: ts.UnionType, site: SchemaSite): JSONSchema {
-    const nothing = ts.TypeFlags.Undefined | ts.TypeFlags.Void;
-    const present = type.types.filter((member) => !(member.flags & (nothing | ts.TypeFlags.Null)));
-    const nullable = type.types.some((member) => member.flags & ts.TypeFlags.Null);
-    if (present.length === 0) {
-      if (nullable) return { type: "null" };
-      return this.fail(site, type, "undefined is not serializable");
-    }
-    const strings: string[] = [];
-    const numbers: number[] = [];
-    const booleans = new Set<boolean>();
-    const parts: JSONSchema[] = [];
-    let enumMembers = false;
-    for (const member of present) {
-      if (member.flags & ts.TypeFlags.EnumLiteral) enumMembers = true;
-      if (member.isStringLiteral()) strings.push(member.value);
-      else if (member.isNumberLiteral()) numbers.push(member.value);
-      else if (member.flags & ts.TypeFlags.BooleanLiteral) booleans.add(this.checker.typeToString(member) === "true");
-      else parts.push(this.schemaOf(member, site));
-    }
-    const literalParts: JSONSchema[] = [];
-    if (strings.length > 0) literalParts.push(literalGroup("string", strings, enumMembers));
-    if (numbers.length > 0) literalParts.push(literalGroup("number", numbers, enumMembers));
-    if (booleans.size === 2) literalParts.push({ type: "boolean" });
-    else for (const value of booleans) literalParts.push({ const: value });
-    const all = [...literalParts, ...parts];
-    const schema = all.length === 1 && all[0] ? all[0] : { anyOf: all };
-    return nullable ? nullableSchema(schema) : schema;
   }
 
   private intersectionSchema(type: ts.IntersectionType, site: SchemaSite): JSONSchema {
@@ -174,17 +134,10 @@ export class SchemaBuilder {
   }
 
   private objectSchema(type: ts.Type, site: SchemaSite): JSONSchema {
-    if (this.inProgress.has(type)) {
-      return this.fail(site, type, "recursive types are not supported");
-    }
-    if (this.inProgress.size >= MAX_DEPTH) {
-      return this.fail(site, type, "type is nested too deeply (a recursive generic type?)");
-    }
-    this.inProgress.add(type);
-    try {
+    return this.guarded(type, site, () => {
       const properties: Record<string, JSONSchema> = {};
       const required: string[] = [];
-      for (const property of this.propertiesOf(type, site)) {
+      for (const property of this.collectProperties(type, site)) {
         properties[property.name] = property.schema;
         if (!property.optional) required.push(property.name);
       }
@@ -194,9 +147,40 @@ export class SchemaBuilder {
       if (required.length > 0) schema["required"] = required;
       if (additional) schema["additionalProperties"] = additional;
       return schema;
+    });
+  }
+
+  /** Runs `convert` with `type` marked as being converted, so meeting it again inside means recursion. */
+  private guarded<T>(type: ts.Type, site: SchemaSite, convert: () => T): T {
+    if (this.inProgress.has(type)) return this.fail(site, type, "recursive types are not supported");
+    if (this.inProgress.size >= MAX_DEPTH) {
+      return this.fail(site, type, "type is nested too deeply (a recursive generic type?)");
+    }
+    this.inProgress.add(type);
+    try {
+      return convert();
     } finally {
       this.inProgress.delete(type);
     }
+  }
+
+  private collectProperties(type: ts.Type, site: SchemaSite): PropertySchema[] {
+    const result: PropertySchema[] = [];
+    for (const symbol of this.checker.getPropertiesOfType(type)) {
+      // Symbol-keyed properties never reach JSON.
+      if (symbol.escapedName.toString().startsWith("__@")) continue;
+      const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
+      if (declaration && (ts.isMethodSignature(declaration) || ts.isMethodDeclaration(declaration))) {
+        this.fail(site, type, `it has method "${symbol.name}": values with methods (class instances) are not serializable`);
+      }
+      const field = site.field ? `${site.field}.${symbol.name}` : symbol.name;
+      const propertySite: SchemaSite = { ...site, field, node: this.reportNode(declaration, site.node) };
+      const propertyType = this.checker.getTypeOfSymbol(symbol);
+      const optional = (symbol.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
+      const schema = this.withDescription(this.schemaOf(propertyType, propertySite), symbol);
+      result.push({ name: symbol.name, optional, type: propertyType, schema, declaration, site: propertySite });
+    }
+    return result;
   }
 
   /** `Record<string, T>` and `[key: string]: T` allow any key with values of T. */
@@ -237,24 +221,6 @@ export function typeName(type: ts.Type): string | undefined {
 function includesUndefined(type: ts.Type): boolean {
   if (type.flags & ts.TypeFlags.Undefined) return true;
   return type.isUnion() && type.types.some((member) => member.flags & ts.TypeFlags.Undefined);
-}
-
-function literalGroup(kind: "string" | "number", values: readonly (string | number)[], fromEnum: boolean): JSONSchema {
-  if (values.length === 1 && !fromEnum) return { const: values[0] };
-  return { type: kind, enum: [...values] };
-}
-
-const PRIMITIVE_TYPES = new Set(["string", "number", "integer", "boolean"]);
-
-/** `T | null`: a type list for plain primitives, anyOf for everything else. */
-export function nullableSchema(schema: JSONSchema): JSONSchema {
-  const type = schema["type"];
-  const plainPrimitive =
-    typeof type === "string" && PRIMITIVE_TYPES.has(type) && !("enum" in schema) && !("const" in schema) && !("x-encore-type" in schema);
-  if (plainPrimitive) return { ...schema, type: [type, "null"] };
-  const onlyAnyOf = Object.keys(schema).length === 1 && Array.isArray(schema["anyOf"]);
-  const branches = onlyAnyOf ? (schema["anyOf"] as JSONSchema[]) : [schema];
-  return { anyOf: [...branches, { type: "null" }] };
 }
 
 function unsupportedReason(flags: ts.TypeFlags): string {

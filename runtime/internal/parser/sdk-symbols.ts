@@ -1,4 +1,6 @@
 import ts from "typescript";
+import { errorAt } from "./errors.ts";
+import type { AppProgram } from "./program.ts";
 
 /** Where an encore.dev export is declared: "api/mod", "storage/sqldb/database", ... */
 export interface SdkExport {
@@ -35,4 +37,21 @@ export function sdkExportOfSymbol(checker: ts.TypeChecker, symbol: ts.Symbol): S
 /** True when `found` is `name` exported from a module under encore.dev/<area>. */
 export function isSdkExport(found: SdkExport | undefined, area: string, name: string): boolean {
   return found !== undefined && found.name === name && (found.module === area || found.module.startsWith(`${area}/`));
+}
+
+/**
+ * Every encore.dev import must resolve: otherwise no SDK call could be recognised and the
+ * app would look empty instead of failing clearly.
+ */
+export function checkSdkResolves(app: AppProgram): void {
+  for (const file of app.files) {
+    for (const statement of file.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+      const specifier = statement.moduleSpecifier.text;
+      if (specifier !== "encore.dev" && !specifier.startsWith("encore.dev/")) continue;
+      if (!app.checker.getSymbolAtLocation(statement.moduleSpecifier)) {
+        throw errorAt(app.appRoot, statement.moduleSpecifier, `cannot resolve "${specifier}": is the encore.dev package installed?`);
+      }
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import ts from "typescript";
 import { errorAt, toAppPath } from "./errors.ts";
-import type { AppProgram } from "./program.ts";
+import { compareText, type AppProgram } from "./program.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 
 export interface ServiceInfo {
@@ -34,7 +34,7 @@ export function findServices(app: AppProgram): ServiceInfo[] {
     const absDir = path.dirname(file.fileName);
     services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir });
   }
-  return services.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return services.sort((a, b) => compareText(a.name, b.name));
 }
 
 /** The service a file belongs to: the one whose folder is its nearest ancestor. */

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { endpointOf, TESTDATA } from "./fixture-paths.ts";
+import { parseApp } from "./mod.ts";
+
+const APP_ROOT = path.resolve(TESTDATA, "../../../..");
+
+describe("the real app", () => {
+  const meta = parseApp(APP_ROOT);
+
+  it("finds the urlb service", () => {
+    expect(meta.services.map((s) => [s.name, s.dir])).toContainEqual(["urlb", "urlb"]);
+  });
+
+  it("reads shorten as an exposed POST /url with a url body", () => {
+    const shorten = endpointOf(meta, "urlb", "shorten");
+    expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/url", expose: true, file: "urlb/url.ts" });
+    expect(shorten.request?.fields).toEqual([{ name: "url", location: "body", wireName: "url", optional: false }]);
+    expect(shorten.request?.body).toEqual({
+      type: "object",
+      properties: { url: { type: "string", description: "The long URL to store." } },
+      required: ["url"],
+    });
+    expect(shorten.response?.["required"]).toEqual(["id", "url"]);
+  });
+
+  it("reads get as GET /url/:id with a path parameter", () => {
+    const get = endpointOf(meta, "urlb", "get");
+    expect(get).toMatchObject({ methods: ["GET"], path: "/url/:id", expose: true, pathParams: [{ name: "id", wildcard: false }] });
+    expect(get.request?.fields).toEqual([{ name: "id", location: "path", wireName: "id", optional: false }]);
+    expect(get.request?.path).toEqual({ type: "object", properties: { id: { type: "string" } }, required: ["id"] });
+    expect([get.request?.query, get.request?.body, get.request?.headers]).toEqual([null, null, null]);
+  });
+
+  it("reads list as an internal GET /url without a request", () => {
+    const list = endpointOf(meta, "urlb", "list");
+    expect(list).toMatchObject({ methods: ["GET"], path: "/url", expose: false, request: null });
+    expect(list.response?.["properties"]).toHaveProperty("urls.type", "array");
+  });
+
+  it("reads the urlb database and its migrations folder", () => {
+    expect(meta.databases).toContainEqual({
+      name: "urlb",
+      service: "urlb",
+      migrationsDir: "urlb/migrations",
+      migrationsSource: "sql",
+      declaredIn: { file: "urlb/url.ts", line: 5 },
+    });
+  });
+});

@@ -1,0 +1,158 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixture, lineOf } from "./fixture-paths.ts";
+import { ParseError, parseApp } from "./mod.ts";
+
+interface Case {
+  readonly fixture: string;
+  readonly file: string;
+  /** Text on the line the error must point at. */
+  readonly at: string;
+  readonly message: string;
+}
+
+const CASES: readonly Case[] = [
+  {
+    fixture: "map",
+    file: "svc/api.ts",
+    at: "m: Map<string, number>;",
+    message: 'unsupported type "Map<string, number>" in field "m" of ShortenParams: Map is not serializable',
+  },
+  {
+    fixture: "bigint",
+    file: "svc/api.ts",
+    at: "sum: bigint;",
+    message: 'unsupported type "bigint" in field "sum" of Totals: bigint is not JSON-serializable',
+  },
+  {
+    fixture: "function",
+    file: "svc/api.ts",
+    at: "run: () => void;",
+    message: 'unsupported type "() => void" in field "run" of Job: functions are not serializable',
+  },
+  {
+    fixture: "tuple",
+    file: "svc/api.ts",
+    at: "coords: [number, number];",
+    message: 'unsupported type "[number, number]" in field "from.coords" of Line: tuples are not supported; use an array or an object',
+  },
+  {
+    fixture: "recursive",
+    file: "svc/api.ts",
+    at: "children: Tree[];",
+    message: 'unsupported type "Tree" in field "children[]" of Tree: recursive types are not supported',
+  },
+  {
+    fixture: "non-literal-option",
+    file: "svc/api.ts",
+    at: "path: base",
+    message: 'option "path" of endpoint svc.things must be a literal value, not `base`',
+  },
+  {
+    fixture: "missing-path-param",
+    file: "svc/api.ts",
+    at: 'path: "/items/:id"',
+    message: 'path parameter "id" of endpoint svc.item is not a field of its request type "{ name: string; }"',
+  },
+  {
+    fixture: "duplicate-route",
+    file: "svc/api.ts",
+    at: "export const first",
+    message: "duplicate route GET /items/:id: endpoint svc.first clashes with svc.second (svc/again.ts:3, path /items/:key)",
+  },
+  {
+    fixture: "primitive-response",
+    file: "svc/api.ts",
+    at: "Promise<string>",
+    message: 'unsupported type "string" in the response of svc.hello: responses must be object types',
+  },
+  {
+    fixture: "query-object",
+    file: "svc/api.ts",
+    at: "filter: { owner: string };",
+    message:
+      'unsupported type "{ owner: string; }" in field "filter" of ListParams: query parameters must be a string, number, boolean, enum, Date or an array of those',
+  },
+  {
+    fixture: "path-param-type",
+    file: "svc/api.ts",
+    at: "export const byIds",
+    message: 'unsupported type "string[]" in field "ids" of the request of svc.byIds: path parameters must be a string, number, boolean or enum',
+  },
+  {
+    fixture: "class-methods",
+    file: "svc/api.ts",
+    at: "price: Money",
+    message:
+      'unsupported type "Money" in field "price" of the request of svc.pay: it has method "format": values with methods (class instances) are not serializable',
+  },
+  {
+    fixture: "duplicate-database",
+    file: "svc/api.ts",
+    at: 'export const b = new SQLDatabase("main")',
+    message: 'database "main" is already declared at svc/api.ts:3; use SQLDatabase.named("main") to reference it',
+  },
+  {
+    fixture: "unexported-endpoint",
+    file: "svc/api.ts",
+    at: "const hidden",
+    message: "API endpoints must be declared as `export const name = api(...)`",
+  },
+  {
+    fixture: "generic-param",
+    file: "svc/api.ts",
+    at: "export const wrap",
+    message: 'unsupported type "T" in field "value" of the request of svc.wrap: generic type parameters must be resolved to concrete types',
+  },
+  {
+    fixture: "never-field",
+    file: "svc/api.ts",
+    at: "nothing: never;",
+    message: 'unsupported type "never" in field "nothing" of Impossible: never has no values',
+  },
+  {
+    fixture: "promise-field",
+    file: "svc/api.ts",
+    at: "result: Promise<string>;",
+    message: 'unsupported type "Promise<string>" in field "result" of Later: Promise is not serializable',
+  },
+];
+
+function parseError(root: string): ParseError {
+  try {
+    parseApp(root);
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
+  }
+  throw new Error(`parsing ${root} succeeded`);
+}
+
+describe("parse errors name file, line and construct", () => {
+  it.each(CASES)("$fixture", (testCase) => {
+    const root = fixture(`errors/${testCase.fixture}`);
+    const line = lineOf(root, testCase.file, testCase.at);
+    const error = parseError(root);
+    expect(error.message).toBe(`${testCase.file}:${line}: ${testCase.message}`);
+    expect(error.file).toBe(testCase.file);
+    expect(error.line).toBe(line);
+  });
+
+  it("says so when encore.dev is not installed", () => {
+    // Outside /work/main no parent folder has node_modules/encore.dev.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "parser-no-sdk-"));
+    try {
+      fs.mkdirSync(path.join(root, "svc"));
+      fs.writeFileSync(path.join(root, "svc/encore.service.ts"), 'import { Service } from "encore.dev/service";\nexport default new Service("svc");\n');
+      expect(parseError(root).message).toBe('svc/encore.service.ts:1: cannot resolve "encore.dev/service": is the encore.dev package installed?');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("rejects an app root that does not exist", () => {
+    expect(() => parseApp(fixture("no-such-app"))).toThrow(ParseError);
+  });
+});

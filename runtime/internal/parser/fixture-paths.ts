@@ -1,0 +1,25 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+
+/** Test support: where the fixture apps live and how to point at lines inside them. */
+export const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "testdata");
+
+export function fixture(name: string): string {
+  return path.join(TESTDATA, name);
+}
+
+/** 1-based line of the first line in `file` (relative to the fixture root) containing `needle`. */
+export function lineOf(fixtureRoot: string, file: string, needle: string): number {
+  const lines = fs.readFileSync(path.join(fixtureRoot, file), "utf8").split("\n");
+  const index = lines.findIndex((line) => line.includes(needle));
+  if (index < 0) throw new Error(`"${needle}" not found in ${file}`);
+  return index + 1;
+}
+
+export function endpointOf(meta: AppMeta, service: string, name: string): EndpointMeta {
+  const found = meta.services.find((s) => s.name === service)?.endpoints.find((e) => e.name === name);
+  if (!found) throw new Error(`no endpoint ${service}.${name}`);
+  return found;
+}

@@ -1,0 +1,54 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AppMeta } from "../meta/types.ts";
+import { fixture } from "./fixture-paths.ts";
+import { parseApp } from "./mod.ts";
+
+let meta: AppMeta;
+beforeAll(() => {
+  meta = parseApp(fixture("resources"));
+});
+
+describe("services and resources", () => {
+  it("gives files to the nearest service folder", () => {
+    expect(meta.services.map((s) => [s.name, s.dir, s.endpoints.map((e) => e.name)])).toEqual([
+      ["billing", "billing", []],
+      ["invoices", "billing/invoices", ["count"]],
+      ["reports", "reports", []],
+    ]);
+    expect(meta.services[1]?.endpoints[0]?.path).toBe("/invoices.count");
+  });
+
+  it("reads every database declaration, sorted by name", () => {
+    expect(meta.databases).toEqual([
+      {
+        name: "analytics",
+        service: "reports",
+        migrationsDir: "reports/db/migrations",
+        migrationsSource: "drizzle",
+        declaredIn: { file: "reports/store.ts", line: 3 },
+      },
+      {
+        name: "billing",
+        service: "billing",
+        migrationsDir: "billing/migrations",
+        migrationsSource: "sql",
+        declaredIn: { file: "billing/db.ts", line: 4 },
+      },
+      {
+        name: "scratch",
+        service: "invoices",
+        migrationsDir: null,
+        migrationsSource: "sql",
+        declaredIn: { file: "billing/invoices/store.ts", line: 8 },
+      },
+    ]);
+  });
+
+  it("lists secrets once each, sorted", () => {
+    expect(meta.secrets).toEqual(["MailgunKey", "StripeKey"]);
+  });
+
+  it("stamps the metadata version", () => {
+    expect(meta.version).toBe(1);
+  });
+});

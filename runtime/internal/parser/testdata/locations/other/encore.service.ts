@@ -1,0 +1,3 @@
+import { Service as EncoreService } from "encore.dev/service";
+
+export default new EncoreService("other");
