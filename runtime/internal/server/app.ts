@@ -35,7 +35,7 @@ export async function buildServer(
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));
   }
-  registerRawRoutes(app, exposed.filter((e) => e.meta.kind === "raw"));
+  registerRawRoutes(app, exposed.filter((e) => e.meta.kind === "raw"), cfg.exposeInternalErrors);
   for (const { meta } of exposed) {
     if (meta.kind !== "static" || !meta.static) continue;
     await app.register(fastifyStatic, {

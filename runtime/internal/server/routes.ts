@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteO
 import { APIError } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
+import { rootLogger } from "../log/root.ts";
+import { toWire } from "./errors.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 
 /** Encore's default body limit. */
@@ -32,6 +34,7 @@ export function typedRoute(endpoint: Endpoint): RouteOptions {
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
     schema: meta.response ? { response: { 200: stripAnnotations(meta.response) } } : undefined,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      // No auth handler is supported yet, so no caller can be authenticated.
       if (meta.auth) throw APIError.unauthenticated("endpoint requires auth but none provided");
       let params: unknown;
       if (decode) {
@@ -52,7 +55,11 @@ export function typedRoute(endpoint: Endpoint): RouteOptions {
 }
 
 /** Raw endpoints get Node's request and response untouched, body unread. */
-export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endpoint[]): void {
+export function registerRawRoutes(
+  app: FastifyInstance,
+  endpoints: readonly Endpoint[],
+  exposeInternalErrors: boolean,
+): void {
   if (endpoints.length === 0) return;
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -63,7 +70,15 @@ export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endp
         url: toFastifyPath(meta.path),
         handler: (req, reply) => {
           reply.hijack();
-          (handler as Handler)(req.raw, reply.raw);
+          try {
+            (handler as Handler)(req.raw, reply.raw);
+          } catch (err) {
+            // Hijacked: Fastify's error handler can no longer answer, so answer here.
+            const { status, body } = toWire(err, exposeInternalErrors);
+            if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
+            if (!reply.raw.headersSent) reply.raw.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+            reply.raw.end(JSON.stringify(body));
+          }
         },
       });
     }

@@ -93,6 +93,9 @@ const endpoints: Endpoint[] = [
       res.end(`${req.method} ${req.url} ${body}`);
     });
   }),
+  endpoint("rawCrash", { kind: "raw", methods: ["GET"], path: "/raw-crash", request: null, response: null }, () => {
+    throw new Error("raw secret");
+  }),
 ];
 
 async function serve(exposeInternalErrors: boolean) {
@@ -213,5 +216,11 @@ describe("other endpoint kinds", () => {
     const res = await fetch(`${server.url}/raw/a/b?c=1`, { method: "PUT", body: "not json at all" });
     expect(res.status).toBe(201);
     expect(await res.text()).toBe("PUT /raw/a/b?c=1 not json at all");
+  });
+
+  test("a raw endpoint that throws still gets a 500 in Encore's format", async () => {
+    const res = await fetch(`${server.url}/raw-crash`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ code: "internal", message: "an internal error occurred", details: null });
   });
 });
