@@ -1,2 +1,3 @@
-// encore.dev: the package root. Request metadata and app metadata arrive with the auth work.
-export {};
+// encore.dev: the package root.
+export { appMeta } from "./app-meta.ts";
+export type { AppMeta, BuildMeta, CloudProvider, DeployMeta, EnvironmentMeta, EnvironmentType, HostedService } from "./app-meta.ts";

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
 import type { AppMeta } from "../meta/types.ts";
-import { renderClients, renderHandlers } from "./render.ts";
+import { renderClients, renderHandlers, renderRoutes } from "./render.ts";
 
 export const genDir = "encore.gen";
 const hashFile = "internal/inputs.sha256";
@@ -37,6 +37,7 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
     { path: "openapi.json", content: JSON.stringify(toOpenAPI(meta, path.basename(appRoot)), null, 2) + "\n" },
     renderHandlers(meta),
     ...renderClients(meta),
+    renderRoutes(meta),
     { path: hashFile, content: digest }, // last: a crash midway leaves no valid hash behind
   ];
   for (const f of files) {

@@ -19,6 +19,8 @@ export interface RuntimeConfig {
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "silent";
   /** Development only: put internal error messages in 500 responses. */
   readonly exposeInternalErrors: boolean;
+  /** From NODE_ENV: "production", "test", or else "development". */
+  readonly environmentType: "production" | "development" | "test";
 }
 
 export class ConfigError extends Error {
@@ -46,6 +48,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     pgliteStorage: parsePgliteStorage(env.PGLITE_STORAGE),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
+    environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
   });
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { healthPath } from "../meta/runtime-routes.ts";
 import { openedDatabases } from "../sql/databases.ts";
 
 /**
@@ -6,7 +7,7 @@ import { openedDatabases } from "../sql/databases.ts";
  * a trivial query within a second, 503 otherwise, so load balancers can route around it.
  */
 export function registerHealth(app: FastifyInstance): void {
-  app.get("/healthz", async (_req, reply) => {
+  app.get(healthPath, async (_req, reply) => {
     const databases: Record<string, "ok" | string> = {};
     await Promise.all(
       openedDatabases().map(async ({ name, driver }) => {

@@ -70,14 +70,18 @@ export function registerRawRoutes(
         url: toFastifyPath(meta.path),
         handler: (req, reply) => {
           reply.hijack();
-          try {
-            (handler as Handler)(req.raw, reply.raw);
-          } catch (err) {
-            // Hijacked: Fastify's error handler can no longer answer, so answer here.
+          // Hijacked: Fastify's error handler can no longer answer, so failures are answered here.
+          const fail = (err: unknown) => {
             const { status, body } = toWire(err, exposeInternalErrors);
             if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
             if (!reply.raw.headersSent) reply.raw.writeHead(status, { "content-type": "application/json; charset=utf-8" });
             reply.raw.end(JSON.stringify(body));
+          };
+          try {
+            const result = (handler as Handler)(req.raw, reply.raw);
+            if (result instanceof Promise) result.catch(fail);
+          } catch (err) {
+            fail(err);
           }
         },
       });

@@ -4,6 +4,7 @@ import { config } from "../config/mod.ts";
 import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
 import type { SqlDriver } from "./driver.ts";
+import { trackInFlight } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
 import { PGliteDriver } from "./pglite-driver.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
@@ -82,13 +83,15 @@ async function open(name: string): Promise<SqlDriver> {
     throw new Error(`database ${name}: drizzle-kit migrations are not supported by this runtime yet`);
   }
   const migrations = declared?.migrationsDir ? readMigrations(cfg.appRoot, declared.migrationsDir) : [];
-  const driver = cfg.databaseUrl
+  const driver = trackInFlight(
+    cfg.databaseUrl
     ? await PostgresDriver.open(cfg.databaseUrl, physicalName(name))
     : await PGliteDriver.open(
         name,
         cfg.pgliteStorage === "memory" ? null : path.join(cfg.dataDir, "pglite", name),
         socketDir(name),
-      );
+      ),
+  );
   try {
     const applied = await applyMigrations(driver, migrations);
     opened.set(name, { name, driver, applied });

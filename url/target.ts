@@ -1,0 +1,32 @@
+import { APIError } from "encore.dev/api";
+
+export const maxUrlLength = 2048;
+
+/**
+ * Checks a URL submitted for shortening and returns it normalised (WHATWG).
+ * Only absolute http(s) URLs: javascript:, data: and file: links would run code or
+ * read files in the browser that follows them. A link to this service itself
+ * would redirect in a loop.
+ */
+export function checkTarget(input: string, ownBaseUrl: string): string {
+  if (input.trim() === "") throw APIError.invalidArgument("url must not be empty");
+  if (input.length > maxUrlLength) {
+    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters, got ${input.length}`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    throw APIError.invalidArgument("url must be an absolute URL such as https://example.com/page");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw APIError.invalidArgument(`url must use http or https, not ${parsed.protocol.slice(0, -1)}`);
+  }
+  if (parsed.host === new URL(ownBaseUrl).host) {
+    throw APIError.invalidArgument("url must not point at this service: the short link would redirect to itself");
+  }
+  if (parsed.href.length > maxUrlLength) {
+    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters once normalised`);
+  }
+  return parsed.href;
+}

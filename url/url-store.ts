@@ -1,0 +1,60 @@
+import { db } from "./db";
+
+interface PendingInsert {
+  readonly code: string;
+  readonly url: string;
+  readonly done: (inserted: boolean) => void;
+  readonly fail: (err: unknown) => void;
+}
+
+/** Upper bound on rows per INSERT, to keep each statement and its parameters small. */
+const maxBatch = 500;
+
+/**
+ * Stores new short URLs with group commit: inserts that arrive while a write is in
+ * progress go together in the next multi-row INSERT. Under no load that is one
+ * row and no added delay; under load it is one commit for many requests.
+ * Each caller is answered only after its row is committed.
+ */
+class UrlStore {
+  #queue: PendingInsert[] = [];
+  #writing = false;
+
+  /** Resolves true once stored, false when the code is already taken. */
+  insert(code: string, url: string): Promise<boolean> {
+    return new Promise((done, fail) => {
+      this.#queue.push({ code, url, done, fail });
+      if (!this.#writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, maxBatch);
+      try {
+        const stored = await writeBatch(batch);
+        for (const p of batch) p.done(stored.has(p));
+      } catch (err) {
+        for (const p of batch) p.fail(err);
+      }
+    }
+    this.#writing = false;
+  }
+}
+
+/** One INSERT for the batch; returns the entries whose rows were stored. */
+async function writeBatch(batch: readonly PendingInsert[]): Promise<Set<PendingInsert>> {
+  // Two requests drawing the same code in one batch: only the first may claim it.
+  const firstByCode = new Map<string, PendingInsert>();
+  for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
+  const entries = [...firstByCode.values()];
+  const rows = await db.queryAll<{ code: string }>`
+    INSERT INTO urls (code, original_url)
+    SELECT * FROM unnest(${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[])
+    ON CONFLICT (code) DO NOTHING
+    RETURNING code`;
+  return new Set(rows.map((r) => firstByCode.get(r.code)!));
+}
+
+export const urlStore = new UrlStore();
