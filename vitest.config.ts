@@ -34,7 +34,7 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**"],
     globalSetup: ["./runtime/test/global-setup.ts"],
     setupFiles: ["./runtime/test/per-file-setup.ts"],
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", PUBLIC_BASE_URL: "https://sho.rt" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects,

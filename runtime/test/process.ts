@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import pg from "pg";
+import { appRoot } from "../internal/config/app-root.ts";
+
+export interface RunningApp {
+  readonly child: ChildProcess;
+  /** Base URL on loopback. */
+  readonly url: string;
+  output(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartFailure extends Error {
+  exitCode: number | null;
+  output: string;
+}
+
+/** Runs the app as `npm start` does, in its own process, on a free port. */
+export function startApp(env: Record<string, string>): Promise<RunningApp> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", "./runtime/loader/register.mjs", "runtime/cli/start.ts"],
+    { cwd: appRoot, env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout!.on("data", (c) => (output += c));
+  child.stderr!.on("data", (c) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s:\n${output}`)), 60_000);
+    child.stdout!.on("data", () => {
+      const port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+      if (!port) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: `http://127.0.0.1:${port}`,
+        output: () => output,
+        stop: (signal = "SIGTERM") => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited with ${code} before listening:\n${output}`), { exitCode: code, output }));
+    });
+  });
+}
+
+/** Drops databases a child process created on the PostgreSQL server, if one is in use. */
+export async function dropServerDatabases(names: string[]): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,132 @@
+// Variant A over real HTTP.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { clickCounter } from "../url/clicks.ts";
+import { db } from "../url/db.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function shorten(url: string): Promise<{ code: string; shortUrl: string }> {
+  const res = await fetch(`${server.url}/shorten`, { method: "POST", body: JSON.stringify({ url }) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { code: string; shortUrl: string };
+}
+
+async function storedClicks(code: string): Promise<number> {
+  return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
+}
+
+describe("GET /:code", () => {
+  test("returns the original URL as JSON and counts the click", async () => {
+    const { code } = await shorten("https://example.com/json");
+    const res = await fetch(`${server.url}/${code}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ url: "https://example.com/json" });
+    const stats = await (await fetch(`${server.url}/${code}/stats`)).json();
+    expect(stats).toEqual({ code, originalUrl: "https://example.com/json", clicks: 1 });
+  });
+
+  test("a browser gets a 302 to the original URL, and the click counts", async () => {
+    const { code } = await shorten("https://example.com/browser");
+    const res = await fetch(`${server.url}/${code}`, {
+      redirect: "manual",
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("https://example.com/browser");
+    expect(res.headers.get("cache-control")).toMatch(/no-store/);
+    expect(((await (await fetch(`${server.url}/${code}/stats`)).json()) as { clicks: number }).clicks).toBe(1);
+  });
+
+  test("JSON stays the default for */* and for clients that ask for JSON", async () => {
+    const { code } = await shorten("https://example.com/api");
+    for (const accept of ["*/*", "application/json", "application/json, text/html;q=0.5"]) {
+      const res = await fetch(`${server.url}/${code}`, { redirect: "manual", headers: { accept } });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  test("HEAD answers without counting", async () => {
+    const { code } = await shorten("https://example.com/head");
+    const res = await fetch(`${server.url}/${code}`, { method: "HEAD" });
+    expect(res.status).toBe(200);
+    await clickCounter.flush();
+    expect(await storedClicks(code)).toBe(0);
+  });
+
+  test.each(["zzzzzz", "ABCDEF", "abc", "abcdefg", "ab%20cd", "abc-de"])("%s is 404 not_found", async (code) => {
+    const res = await fetch(`${server.url}/${code}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: "not_found", message: "url not found", details: null });
+  });
+
+  test("a query string on the short link is ignored", async () => {
+    const { code } = await shorten("https://example.com/q");
+    expect(await (await fetch(`${server.url}/${code}?utm_source=mail`)).json()).toEqual({ url: "https://example.com/q" });
+  });
+});
+
+describe("POST /shorten", () => {
+  test("shortUrl is PUBLIC_BASE_URL plus the code", async () => {
+    const { code, shortUrl } = await shorten("https://example.com/short");
+    expect(shortUrl).toBe(`https://sho.rt/${code}`); // set for the suite in vitest.config.ts
+  });
+
+  test.each([
+    ['{"url": 5}', /field "url" of the request body must be string/],
+    ['{"url": "javascript:alert(1)"}', /http or https/],
+    ['{"url": ""}', /must not be empty/],
+    ["{}", /field "url" of the request body is required/],
+  ])("%s is 400 invalid_argument", async (body, message) => {
+    const res = await fetch(`${server.url}/shorten`, { method: "POST", body });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(message) });
+  });
+
+  test("many concurrent shortens each get their own stored code", async () => {
+    const made = await Promise.all(Array.from({ length: 300 }, (_, i) => shorten(`https://example.com/many/${i}`)));
+    expect(new Set(made.map((m) => m.code)).size).toBe(300);
+    const sample = made[123]!;
+    expect(await (await fetch(`${server.url}/${sample.code}`)).json()).toEqual({ url: "https://example.com/many/123" });
+  });
+});
+
+describe("exact click counts under concurrency", () => {
+  const N = 2000;
+
+  test(`${N} concurrent lookups of one hot code give exactly ${N} clicks`, async () => {
+    const { code } = await shorten("https://example.com/hot");
+    const statuses = await Promise.all(Array.from({ length: N }, () => fetch(`${server.url}/${code}`).then((r) => r.status)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await clickCounter.flush();
+    expect(await storedClicks(code)).toBe(N);
+  });
+
+  test(`${N} concurrent lookups spread over 50 codes give exactly ${N} clicks in all`, async () => {
+    const codes = await Promise.all(Array.from({ length: 50 }, (_, i) => shorten(`https://example.com/u/${i}`)));
+    const statuses = await Promise.all(
+      Array.from({ length: N }, (_, i) => fetch(`${server.url}/${codes[i % 50]!.code}`).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(N);
+    await clickCounter.flush();
+    const total = await db.queryRow<{ sum: number }>`
+      SELECT sum(clicks)::int AS sum FROM urls WHERE code = ANY(${codes.map((c) => c.code)}::text[])`;
+    expect(total!.sum).toBe(N);
+  });
+
+  test("stats reflect every click already answered, before any write", async () => {
+    const { code } = await shorten("https://example.com/ryw");
+    for (let i = 1; i <= 5; i++) {
+      await fetch(`${server.url}/${code}`);
+      const stats = (await (await fetch(`${server.url}/${code}/stats`)).json()) as { clicks: number };
+      expect(stats.clicks).toBe(i);
+    }
+  });
+});

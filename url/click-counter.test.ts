@@ -1,0 +1,68 @@
+import { describe, expect, test } from "vitest";
+import { ClickCounter } from "./click-counter";
+import { db } from "./db";
+import { shorten } from "./shorten";
+
+async function storedClicks(code: string): Promise<number> {
+  return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
+}
+
+const writeToDb = async (codes: string[], counts: number[]) => {
+  await db.exec`
+    UPDATE urls SET clicks = urls.clicks + v.n
+    FROM unnest(${codes}::text[], ${counts}::int[]) AS v(code, n) WHERE urls.code = v.code`;
+};
+
+describe("ClickCounter", () => {
+  test("batches clicks into one write per interval", async () => {
+    const { code } = await shorten({ url: "https://batch.example" });
+    let writes = 0;
+    const counter = new ClickCounter(async (c, n) => {
+      writes++;
+      await writeToDb(c, n);
+    }, 50);
+    for (let i = 0; i < 100; i++) counter.record(code);
+    expect(await storedClicks(code)).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await storedClicks(code)).toBe(100);
+    expect(writes).toBe(1);
+  });
+
+  test("a failed write keeps its counts and a later write stores them all", async () => {
+    const { code } = await shorten({ url: "https://retry.example" });
+    let failNext = true;
+    const counter = new ClickCounter(async (c, n) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error("connection reset by peer");
+      }
+      await writeToDb(c, n);
+    }, 60_000);
+    for (let i = 0; i < 7; i++) counter.record(code);
+    await counter.flush(); // fails: counts are kept
+    expect(await storedClicks(code)).toBe(0);
+    expect(counter.pending(code)).toBe(7);
+    counter.record(code);
+    await counter.flush();
+    expect(await storedClicks(code)).toBe(8);
+    expect(counter.pending(code)).toBe(0);
+  });
+
+  test("interval 0 writes each click before record's promise resolves", async () => {
+    const { code } = await shorten({ url: "https://sync.example" });
+    const counter = new ClickCounter(writeToDb, 0);
+    await counter.record(code);
+    expect(await storedClicks(code)).toBe(1);
+  });
+
+  test("stop writes everything counted, then writes each further click at once", async () => {
+    const { code } = await shorten({ url: "https://stop.example" });
+    const counter = new ClickCounter(writeToDb, 60_000);
+    counter.record(code);
+    counter.record(code);
+    await counter.stop();
+    expect(await storedClicks(code)).toBe(2);
+    await counter.record(code);
+    expect(await storedClicks(code)).toBe(3);
+  });
+});
