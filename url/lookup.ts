@@ -1,7 +1,7 @@
 import { urlCache } from "./cache";
 import { db } from "./db";
 
-/** The original URL of a code: from this instance's cache, else from the database. */
+/** The original URL of a code: from this instance's cache, else from the database (then cached). */
 export async function originalUrlOf(code: string): Promise<string | undefined> {
   const cached = urlCache.get(code);
   if (cached !== undefined) return cached;

@@ -1,6 +1,7 @@
 import { api } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Negotiator from "negotiator";
+import { urlCache } from "./cache";
 import { clickCounter } from "./clicks";
 import { isWellFormedCode } from "./codes";
 import { originalUrlOf } from "./lookup";
@@ -11,28 +12,42 @@ import { originalUrlOf } from "./lookup";
  * A raw endpoint, because a browser following the short link should get a real
  * redirect (302 with Location), which a typed endpoint cannot answer; API clients
  * get the spec's JSON body `{"url": ...}`. HEAD answers the same without counting.
+ *
+ * This is the hot path: a cached code is answered synchronously, with no promise
+ * and no database work; only a cache miss, or writing each click (flush interval 0), waits.
  */
 export const resolve = api.raw(
   { expose: true, method: ["GET", "HEAD"], path: "/:code" },
-  async (req: IncomingMessage, res: ServerResponse) => {
+  (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const code = codeOf(req.url ?? "/");
-    const url = isWellFormedCode(code) ? await originalUrlOf(code) : undefined;
-    if (url === undefined) {
-      sendJson(res, 404, notFoundBody, req.method === "HEAD");
-      return;
-    }
-    if (req.method === "GET") await clickCounter.record(code);
-    if (prefersHtml(req)) {
-      // Not cacheable: a browser replaying a cached redirect would skip the click count.
-      res.writeHead(302, { location: url, "cache-control": "private, no-store" });
-      res.end();
-      return;
-    }
-    sendJson(res, 200, JSON.stringify({ url }), req.method === "HEAD");
+    if (!isWellFormedCode(code)) return notFound(req, res);
+    const cached = urlCache.get(code);
+    if (cached !== undefined) return answer(req, res, code, cached);
+    return originalUrlOf(code).then((url) => (url === undefined ? notFound(req, res) : answer(req, res, code, url)));
   },
 );
 
+function answer(req: IncomingMessage, res: ServerResponse, code: string, url: string): void | Promise<void> {
+  const written = req.method === "GET" ? clickCounter.record(code) : undefined;
+  if (written) return written.then(() => respond(req, res, url));
+  respond(req, res, url);
+}
+
+function respond(req: IncomingMessage, res: ServerResponse, url: string): void {
+  if (prefersHtml(req)) {
+    // Not cacheable: a browser replaying a cached redirect would skip the click count.
+    res.writeHead(302, { location: url, "cache-control": "private, no-store" });
+    res.end();
+    return;
+  }
+  sendJson(req, res, 200, JSON.stringify({ url }));
+}
+
 const notFoundBody = JSON.stringify({ code: "not_found", message: "url not found", details: null });
+
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  sendJson(req, res, 404, notFoundBody);
+}
 
 /** "/abc123?utm=x" → "abc123" */
 function codeOf(pathAndQuery: string): string {
@@ -49,10 +64,10 @@ function prefersHtml(req: IncomingMessage): boolean {
   return new Negotiator(req).mediaType(offered) === "text/html";
 }
 
-function sendJson(res: ServerResponse, status: number, body: string, headOnly: boolean): void {
+function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(body),
   });
-  res.end(headOnly ? undefined : body);
+  res.end(req.method === "HEAD" ? undefined : body);
 }

@@ -1,0 +1,105 @@
+// One load generator for every scenario of a run: wrk where installed, else autocannon.
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+export interface Scenario {
+  readonly method: "GET" | "POST";
+  /** Fixed path, or a list of codes to pick from at random (with an optional suffix). */
+  readonly path: string | { codes: readonly string[]; codesFile: string; suffix?: string };
+  /** POST bodies are made unique per request. */
+  readonly uniqueBodies?: boolean;
+}
+
+export interface LoadResult {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Answers with a 2xx status. */
+  readonly ok: number;
+  readonly failed: number;
+}
+
+export interface LoadOptions {
+  readonly connections: number;
+  readonly seconds: number;
+}
+
+const wrkDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "wrk");
+
+export function generatorName(): "wrk" | "autocannon" {
+  return hasWrk() ? "wrk" : "autocannon";
+}
+
+export function runLoad(baseUrl: string, scenario: Scenario, opts: LoadOptions): Promise<LoadResult> {
+  return hasWrk() ? runWrk(baseUrl, scenario, opts) : runAutocannon(baseUrl, scenario, opts);
+}
+
+let wrkFound: boolean | undefined;
+function hasWrk(): boolean {
+  wrkFound ??= spawnSync("wrk", ["--version"]).error === undefined;
+  return wrkFound;
+}
+
+async function runWrk(baseUrl: string, s: Scenario, o: LoadOptions): Promise<LoadResult> {
+  const script = s.uniqueBodies ? "shorten.lua" : typeof s.path === "string" ? null : "uniform.lua";
+  // wrk takes one script: the scenario's, with the reporting function appended.
+  const source = `${script ? readLua(script) : ""}\n${readLua("report.lua")}`;
+  const scriptFile = path.join(tmpdir(), `bench-wrk-${process.pid}.lua`);
+  writeFileSync(scriptFile, source);
+  const url = baseUrl + (typeof s.path === "string" ? s.path : "/");
+  const out = execFileSync(
+    "wrk",
+    ["-t", "1", "-c", String(o.connections), "-d", `${o.seconds}s`, "--latency", "-s", scriptFile, url],
+    {
+      env: {
+        ...process.env,
+        CODES_FILE: typeof s.path === "string" ? "" : s.path.codesFile,
+        PATH_SUFFIX: typeof s.path === "string" ? "" : (s.path.suffix ?? ""),
+      },
+      encoding: "utf8",
+    },
+  );
+  const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"));
+  if (!line) throw new Error(`wrk printed no result:\n${out}`);
+  const r = JSON.parse(line) as { requests: number; seconds: number; non2xx: number; socketErrors: number; p50: number; p99: number };
+  return { rps: r.requests / r.seconds, p50: r.p50, p99: r.p99, ok: r.requests - r.non2xx, failed: r.non2xx + r.socketErrors };
+}
+
+function readLua(name: string): string {
+  return readFileSync(path.join(wrkDir, name), "utf8");
+}
+
+async function runAutocannon(baseUrl: string, s: Scenario, o: LoadOptions): Promise<LoadResult> {
+  let n = 0;
+  const pick = typeof s.path === "string" ? null : s.path;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: o.connections,
+    duration: o.seconds,
+    requests: [
+      {
+        method: s.method,
+        path: typeof s.path === "string" ? s.path : "/",
+        setupRequest: (req) => {
+          if (pick) req.path = `/${pick.codes[Math.floor(Math.random() * pick.codes.length)]}${pick.suffix ?? ""}`;
+          if (s.uniqueBodies) {
+            req.headers = { ...req.headers, "content-type": "application/json" };
+            req.body = JSON.stringify({ url: `https://example.com/bench/ac/${process.pid}/${n++}` });
+          }
+          return req;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.total / (result.duration || o.seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok: result["2xx"],
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}

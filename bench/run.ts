@@ -1,0 +1,158 @@
+// npm run bench: the url service's hot paths side by side with a bare node:http
+// server, in one run, with one load generator. Figures are ratios to the bare server.
+//
+//   BENCH_SECONDS (10)        length of each measurement
+//   BENCH_CONNECTIONS (100)   concurrent connections
+//   BENCH_LINKS (100000)      links seeded before measuring
+//   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
+import { storedClicks } from "./stored-clicks.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const links = Number(process.env.BENCH_LINKS ?? 100_000);
+const postgresUrl = process.env.BENCH_DATABASE_URL?.trim();
+
+interface Row {
+  readonly name: string;
+  readonly result: LoadResult;
+}
+
+async function main(): Promise<void> {
+  console.log(`load generator: ${generatorName()}, ${connections} connections, ${seconds} s per figure, ${links} links`);
+  await benchEngine("PGlite (embedded)", {});
+  if (postgresUrl) await benchEngine("PostgreSQL", { DATABASE_URL: postgresUrl });
+}
+
+async function benchEngine(engine: string, engineEnv: Record<string, string>): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-"));
+  const prefix = `bench_${process.pid}_`;
+  const env = { ...engineEnv, DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", PGLITE_STORAGE: "disk" };
+  const opts = { connections, seconds };
+  const rows: Row[] = [];
+  let exact = { code: "", answered: 0 };
+
+  const bare = await startBare();
+  rows.push({ name: "(a) bare node:http GET", result: await runLoad(bare.url, { method: "GET", path: "/" }, opts) });
+  await bare.stop();
+
+  const app = await startApp(env);
+  try {
+    const codes = await seed(app, links);
+    const codesFile = path.join(dataDir, "codes.txt");
+    writeFileSync(codesFile, codes.join("\n") + "\n");
+    const scenarios: [string, Scenario][] = [
+      ["(b) GET /:code, uniform codes", { method: "GET", path: { codes, codesFile } }],
+      ["(c) GET /:code, one hot code", { method: "GET", path: `/${codes[0]}` }],
+      ["(d) POST /shorten", { method: "POST", path: "/shorten", uniqueBodies: true }],
+      ["(e) GET /:code/stats", { method: "GET", path: { codes, codesFile, suffix: "/stats" } }],
+    ];
+    for (const [name, scenario] of scenarios) rows.push({ name, result: await runLoad(app.url, scenario, opts) });
+    exact = await exactClicks(app);
+  } finally {
+    const code = await app.stop("SIGTERM"); // a clean stop writes every counted click
+    if (code !== 0) console.error(`app exited with ${code}:\n${app.output()}`);
+  }
+
+  const where = engineEnv.DATABASE_URL ? { serverUrl: engineEnv.DATABASE_URL, database: `${prefix}url` } : { dataDir };
+  const storedTotal = await storedClicks(where);
+  const storedExact = await storedClicks(where, exact.code);
+  if (engineEnv.DATABASE_URL) await withServerUrl(engineEnv.DATABASE_URL, () => dropServerDatabases([`${prefix}url`, `${prefix}urlb`]));
+  printTable(engine, rows);
+
+  // A timed run ends with requests in flight: the server answered (and counted) them,
+  // the load generator stopped listening. So the timed totals can differ by at most
+  // one request per connection per run; the fixed-count run below must match exactly.
+  const answered = rows[1]!.result.ok + rows[2]!.result.ok + exact.answered;
+  const slack = 2 * connections;
+  const exactOk = storedExact === exact.answered;
+  const totalOk = storedTotal >= answered && storedTotal <= answered + slack;
+  console.log(`clicks, fixed-count run: ${exact.answered} answered 200, ${storedExact} stored -> ${exactOk ? "equal" : "MISMATCH"}`);
+  console.log(
+    `clicks, whole run: ${answered} answered 200 seen by the load generator, ${storedTotal} stored ` +
+      `(${storedTotal - answered} answered after the generator's deadline; at most ${slack}) -> ${totalOk ? "consistent" : "MISMATCH"}\n`,
+  );
+  if (!exactOk || !totalOk) process.exitCode = 1;
+}
+
+const exactRequests = 20_000;
+
+/** GETs one fresh code exactly `exactRequests` times, 100 at a time, every answer awaited. */
+async function exactClicks(app: RunningApp): Promise<{ code: string; answered: number }> {
+  const created = await fetch(`${app.url}/shorten`, { method: "POST", body: '{"url":"https://example.com/exact"}' });
+  const { code } = (await created.json()) as { code: string };
+  let sent = 0;
+  let answered = 0;
+  const worker = async () => {
+    while (sent < exactRequests) {
+      sent++;
+      const res = await fetch(`${app.url}/${code}`);
+      await res.arrayBuffer();
+      if (res.status === 200) answered++;
+    }
+  };
+  await Promise.all(Array.from({ length: 100 }, worker));
+  return { code, answered };
+}
+
+/** Creates `n` links through the API, 64 at a time, and returns their codes. */
+async function seed(app: RunningApp, n: number): Promise<string[]> {
+  const codes: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const res = await fetch(`${app.url}/shorten`, { method: "POST", body: JSON.stringify({ url: `https://example.com/seed/${i}` }) });
+      if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+      codes.push(((await res.json()) as { code: string }).code);
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  return codes;
+}
+
+async function startBare(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "bare-server.ts");
+  const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve) => {
+    let out = "";
+    child.stdout!.on("data", (c) => {
+      out += c;
+      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise((resolve) => (child.once("exit", () => resolve()), child.kill("SIGTERM"))),
+  };
+}
+
+async function withServerUrl<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const previous = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = url;
+  try {
+    return await work();
+  } finally {
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+  }
+}
+
+function printTable(engine: string, rows: readonly Row[]): void {
+  const base = rows[0]!.result.rps;
+  console.log(`\n${engine}`);
+  console.log("| Scenario | rps | p50 ms | p99 ms | ratio to (a) | non-2xx/errors |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const { name, result: r } of rows) {
+    console.log(`| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / base).toFixed(2)} | ${r.failed} |`);
+  }
+}
+
+await main();
