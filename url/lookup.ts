@@ -1,12 +1,13 @@
-import { urlCache } from "./cache";
+import { cachedLink, urlCache, type CachedLink } from "./cache";
 import { db } from "./db";
 
-/** The original URL of a code: from this instance's cache, else from the database (then cached). */
-export async function originalUrlOf(code: string): Promise<string | undefined> {
+/** A code's link: from this instance's cache, else from the database (then cached). */
+export async function linkOf(code: string): Promise<CachedLink | undefined> {
   const cached = urlCache.get(code);
   if (cached !== undefined) return cached;
   const row = await db.queryRow<{ original_url: string }>`SELECT original_url FROM urls WHERE code = ${code}`;
   if (!row) return undefined;
-  urlCache.set(code, row.original_url);
-  return row.original_url;
+  const link = cachedLink(row.original_url);
+  urlCache.set(code, link);
+  return link;
 }

@@ -1,7 +1,7 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { staticFirstSegments } from "~encore/routes";
-import { urlCache } from "./cache";
+import { cachedLink, urlCache } from "./cache";
 import { generateCode } from "./codes";
 import { checkTarget } from "./target";
 import { urlStore } from "./url-store";
@@ -43,7 +43,7 @@ export async function storeUnderFreshCode(target: string, drawCode: () => string
     const code = drawCode();
     if (staticFirstSegments.has(code)) continue;
     if (await urlStore.insert(code, target)) {
-      urlCache.set(code, target);
+      urlCache.set(code, cachedLink(target));
       return code;
     }
   }

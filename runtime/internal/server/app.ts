@@ -1,5 +1,6 @@
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
+import { createServer } from "node:http";
 import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
@@ -7,7 +8,8 @@ import type { Endpoint } from "../registry/endpoints.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
-import { registerRawRoutes, typedRoute } from "./routes.ts";
+import { rawFastLane } from "./raw-fast-lane.ts";
+import { invokeRaw, registerRawRoutes, typedRoute } from "./routes.ts";
 
 /**
  * Builds the public HTTP server: every exposed endpoint, /healthz, Encore's error
@@ -18,11 +20,28 @@ export async function buildServer(
   endpoints: Iterable<Endpoint>,
   cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors">,
 ): Promise<FastifyInstance> {
+  const exposed = [...endpoints].filter((e) => e.meta.expose);
+  let closing = false;
+  const fastLane = rawFastLane(
+    exposed,
+    (endpoint, req, res) => invokeRaw(endpoint, req, res, cfg.exposeInternalErrors),
+    () => closing,
+  );
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    serverFactory: (fastifyHandler) => {
+      const server = createServer(fastLane ? (req, res) => fastLane(req, res) || fastifyHandler(req, res) : fastifyHandler);
+      // Fastify's own default, which it applies only to servers it creates itself: longer
+      // than common load balancers' idle timeouts, so they, not we, close idle connections.
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
   });
   registerJsonBodyParser(app);
   app.setErrorHandler(errorHandler(cfg.exposeInternalErrors));
@@ -31,7 +50,6 @@ export async function buildServer(
   });
   registerHealth(app);
 
-  const exposed = [...endpoints].filter((e) => e.meta.expose);
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));
   }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { APIError } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
@@ -74,29 +75,41 @@ export function registerRawRoutes(
   });
 }
 
-function rawRoute({ meta, handler }: Endpoint, exposeInternalErrors: boolean): RouteOptions {
+function rawRoute(endpoint: Endpoint, exposeInternalErrors: boolean): RouteOptions {
   return {
-    method: routeMethods(meta),
-    url: toFastifyPath(meta.path),
+    method: routeMethods(endpoint.meta),
+    url: toFastifyPath(endpoint.meta.path),
     // HEAD is listed explicitly when wanted; Fastify must not add one on its own.
     exposeHeadRoute: false,
     handler: (req, reply) => {
       reply.hijack();
-      // Hijacked: Fastify's error handler can no longer answer, so failures are answered here.
-      const fail = (err: unknown) => {
-        const { status, body } = toWire(err, exposeInternalErrors);
-        if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
-        if (!reply.raw.headersSent) reply.raw.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-        reply.raw.end(JSON.stringify(body));
-      };
-      try {
-        const result = (handler as Handler)(req.raw, reply.raw);
-        if (result instanceof Promise) result.catch(fail);
-      } catch (err) {
-        fail(err);
-      }
+      invokeRaw(endpoint, req.raw, reply.raw, exposeInternalErrors);
     },
   };
+}
+
+/**
+ * Calls a raw handler. The response is the handler's, so failures (thrown, or a
+ * rejected promise from an async handler) are answered here in Encore's format.
+ */
+export function invokeRaw(
+  { handler }: Endpoint,
+  req: IncomingMessage,
+  res: ServerResponse,
+  exposeInternalErrors: boolean,
+): void {
+  const fail = (err: unknown) => {
+    const { status, body } = toWire(err, exposeInternalErrors);
+    if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
+    if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify(body));
+  };
+  try {
+    const result = (handler as Handler)(req, res);
+    if (result instanceof Promise) result.catch(fail);
+  } catch (err) {
+    fail(err);
+  }
 }
 
 // Annotations for the request side (x-encore-type) mean nothing to the serializer.
