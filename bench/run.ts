@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
 import pg from "pg";
+import { phase } from "./http-client.ts";
 import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
 import { storedClicks } from "./stored-clicks.ts";
 
@@ -70,13 +71,20 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
       ["(d) POST /shorten", app.url, { method: "POST", path: "/shorten", uniqueBodies: true }],
       ["(e) GET /:code/stats", app.url, { method: "GET", path: { codes, codesFile, suffix: "/stats" } }],
     ];
-    const order = [0, 2, 1, 4, 3];
+    // Shorten last, in rounds of its own: each of its runs adds some 100k links, which
+    // would push the seeded codes out of the cache the lookups are measured with.
+    const passes = [
+      [0, 2, 1, 4],
+      [0, 3],
+    ];
     const results: LoadResult[][] = scenarios.map(() => []);
-    for (let round = 0; round < rounds; round++) {
-      for (const i of order) {
-        const [, url, scenario] = scenarios[i]!;
-        results[i]!.push(await runLoad(url, scenario, opts));
-        if (engineEnv.DATABASE_URL && i !== 0) await settle(engineEnv.DATABASE_URL, `${prefix}url`);
+    for (const pass of passes) {
+      for (let round = 0; round < rounds; round++) {
+        for (const i of pass) {
+          const [, url, scenario] = scenarios[i]!;
+          results[i]!.push(await runLoad(url, scenario, opts));
+          if (engineEnv.DATABASE_URL && i !== 0) await settle(engineEnv.DATABASE_URL, `${prefix}url`);
+        }
       }
     }
     scenarios.forEach(([name], i) => rows.push({ name, result: median(results[i]!) }));
@@ -112,35 +120,43 @@ const exactRequests = 20_000;
 
 /** GETs one fresh code exactly `exactRequests` times, 100 at a time, every answer awaited. */
 async function exactClicks(app: RunningApp): Promise<{ code: string; answered: number }> {
-  const created = await fetch(`${app.url}/shorten`, { method: "POST", body: '{"url":"https://example.com/exact"}' });
-  const { code } = (await created.json()) as { code: string };
-  let sent = 0;
-  let answered = 0;
-  const worker = async () => {
-    while (sent < exactRequests) {
-      sent++;
-      const res = await fetch(`${app.url}/${code}`);
-      await res.arrayBuffer();
-      if (res.status === 200) answered++;
-    }
-  };
-  await Promise.all(Array.from({ length: 100 }, worker));
-  return { code, answered };
+  const client = phase();
+  try {
+    const created = await client.send("POST", `${app.url}/shorten`, '{"url":"https://example.com/exact"}');
+    const { code } = JSON.parse(created.body) as { code: string };
+    let sent = 0;
+    let answered = 0;
+    const worker = async () => {
+      while (sent < exactRequests) {
+        sent++;
+        if ((await client.send("GET", `${app.url}/${code}`)).status === 200) answered++;
+      }
+    };
+    await Promise.all(Array.from({ length: 100 }, worker));
+    return { code, answered };
+  } finally {
+    client.end();
+  }
 }
 
 /** Creates `n` links through the API, 64 at a time, and returns their codes. */
 async function seed(app: RunningApp, n: number): Promise<string[]> {
+  const client = phase();
   const codes: string[] = [];
   let next = 0;
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const res = await fetch(`${app.url}/shorten`, { method: "POST", body: JSON.stringify({ url: `https://example.com/seed/${i}` }) });
-      if (!res.ok) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
-      codes.push(((await res.json()) as { code: string }).code);
+      const res = await client.send("POST", `${app.url}/shorten`, JSON.stringify({ url: `https://example.com/seed/${i}` }));
+      if (res.status !== 200) throw new Error(`seeding failed: ${res.status} ${res.body}`);
+      codes.push((JSON.parse(res.body) as { code: string }).code);
     }
   };
-  await Promise.all(Array.from({ length: 64 }, worker));
+  try {
+    await Promise.all(Array.from({ length: 64 }, worker));
+  } finally {
+    client.end();
+  }
   return codes;
 }
 

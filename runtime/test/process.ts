@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { appRoot } from "../internal/config/app-root.ts";
 
@@ -16,13 +16,19 @@ export interface StartFailure extends Error {
   output: string;
 }
 
-/** Runs the app as `npm start` does, in its own process, on a free port. */
+let built = false;
+
+/** Runs the app as `npm start` does (build once, then the bundle on plain Node), on a free port. */
 export function startApp(env: Record<string, string>): Promise<RunningApp> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "--import", "./runtime/loader/register.mjs", "runtime/cli/start.ts"],
-    { cwd: appRoot, env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  if (!built) {
+    execFileSync(process.execPath, ["--import", "tsx", "runtime/cli/build.ts"], { cwd: appRoot, stdio: "inherit" });
+    built = true;
+  }
+  const child = spawn(process.execPath, ["--enable-source-maps", "encore.gen/build/server.mjs"], {
+    cwd: appRoot,
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (c) => (output += c));
   child.stderr!.on("data", (c) => (output += c));

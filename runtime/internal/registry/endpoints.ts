@@ -17,13 +17,24 @@ export interface Endpoint {
 
 let loading: Promise<ReadonlyMap<string, Endpoint>> | undefined;
 
+type HandlersModule = { handlers: Record<string, unknown> };
+
+// By default the generated map is imported by path (tsx, vitest); a bundle, where no
+// such file exists at run time, supplies its own import of it instead.
+let importHandlers = (): Promise<HandlersModule> => import(path.join(appRoot, handlersFile)) as Promise<HandlersModule>;
+
+/** For bundles: how to import the generated handler map. Call before the server starts. */
+export function provideHandlers(load: () => Promise<HandlersModule>): void {
+  importHandlers = load;
+}
+
 /**
  * Every endpoint of the app with its handler, loaded once. Importing the generated
  * handler map imports the app's modules, so this is the boot step that runs them.
  */
 export function loadEndpoints(): Promise<ReadonlyMap<string, Endpoint>> {
   loading ??= (async () => {
-    const mod = (await import(path.join(appRoot, handlersFile))) as { handlers: Record<string, unknown> };
+    const mod = await importHandlers();
     const endpoints = new Map<string, Endpoint>();
     for (const service of appMeta().services) {
       for (const meta of service.endpoints) {

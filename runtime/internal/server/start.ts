@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
-import { generate } from "../codegen/generate.ts";
+import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { loadEndpoints } from "../registry/endpoints.ts";
 import { closeAllDatabases, connectionsReady, openDatabase, openedDatabases, physicalName } from "../sql/databases.ts";
@@ -11,12 +11,13 @@ const shutdownTimeoutMs = 10_000;
 
 /**
  * The boot step: everything declared in the app is known from the generated
- * metadata, so databases are opened and migrated before any app module runs.
+ * metadata (written beforehand by the generator), so databases are opened and
+ * migrated before any app module runs.
  */
 export async function startServer(): Promise<FastifyInstance> {
   const cfg = config();
   const log = rootLogger();
-  const { meta } = generate(cfg.appRoot);
+  const meta = appMeta();
 
   for (const db of meta.databases) await openDatabase(db.name);
   for (const { name, applied } of openedDatabases()) {

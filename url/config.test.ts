@@ -1,0 +1,21 @@
+import { describe, expect, test } from "vitest";
+import { parseUrlConfig } from "./config";
+
+describe("url service configuration", () => {
+  test("defaults: a 100,000-entry cache and clicks written every 100 ms", () => {
+    expect(parseUrlConfig({})).toEqual({ cacheSize: 100_000, clickFlushIntervalMs: 100 });
+  });
+
+  test("0 selects a write per click", () => {
+    expect(parseUrlConfig({ CLICK_FLUSH_INTERVAL_MS: "0" }).clickFlushIntervalMs).toBe(0);
+  });
+
+  test.each([
+    ["URL_CACHE_SIZE", "0"],
+    ["URL_CACHE_SIZE", "lots"],
+    ["CLICK_FLUSH_INTERVAL_MS", "-5"],
+    ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
+  ])("a bad %s (%s) is an error naming it", (name, value) => {
+    expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
+  });
+});
