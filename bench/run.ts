@@ -11,7 +11,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+import { dropDatabases } from "../runtime/test/databases.ts";
+import { startApp, type RunningApp } from "../runtime/test/process.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
 import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
@@ -98,7 +99,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const where = engineEnv.DATABASE_URL ? { serverUrl: engineEnv.DATABASE_URL, database: `${prefix}url` } : { dataDir };
   const storedTotal = await storedClicks(where);
   const storedExact = await storedClicks(where, exact.code);
-  if (engineEnv.DATABASE_URL) await withServerUrl(engineEnv.DATABASE_URL, () => dropServerDatabases([`${prefix}url`, `${prefix}urlb`]));
+  if (engineEnv.DATABASE_URL) await dropDatabases(engineEnv.DATABASE_URL, [`${prefix}url`, `${prefix}urlb`]);
   printTable(engine, rows);
 
   // A timed run ends with requests in flight: the server answered (and counted) them,
@@ -188,17 +189,6 @@ async function settle(serverUrl: string, database: string): Promise<void> {
     await client.query("CHECKPOINT");
   } finally {
     await client.end();
-  }
-}
-
-async function withServerUrl<T>(url: string, work: () => Promise<T>): Promise<T> {
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = url;
-  try {
-    return await work();
-  } finally {
-    if (previous === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previous;
   }
 }
 

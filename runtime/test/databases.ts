@@ -2,12 +2,9 @@ import pg from "pg";
 import { config } from "../internal/config/mod.ts";
 import { closeAllDatabases, openedDatabases, physicalName } from "../internal/sql/databases.ts";
 
-/** Closes this file's databases and, on PostgreSQL, drops them. */
-export async function dropTestDatabases(): Promise<void> {
-  const names = openedDatabases().map((d) => physicalName(d.name));
-  await closeAllDatabases();
-  const serverUrl = config().databaseUrl;
-  if (!serverUrl || names.length === 0) return;
+/** Drops databases on a PostgreSQL server, closing whatever connections they still have. */
+export async function dropDatabases(serverUrl: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -15,4 +12,12 @@ export async function dropTestDatabases(): Promise<void> {
   } finally {
     await admin.end();
   }
+}
+
+/** Closes this file's databases and, on PostgreSQL, drops them. */
+export async function dropTestDatabases(): Promise<void> {
+  const names = openedDatabases().map((d) => physicalName(d.name));
+  await closeAllDatabases();
+  const serverUrl = config().databaseUrl;
+  if (serverUrl) await dropDatabases(serverUrl, names);
 }

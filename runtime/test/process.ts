@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import pg from "pg";
 import { appRoot } from "../internal/config/app-root.ts";
+import { dropDatabases } from "./databases.ts";
 
 export interface RunningApp {
   readonly child: ChildProcess;
@@ -59,12 +59,5 @@ export function startApp(env: Record<string, string>): Promise<RunningApp> {
 /** Drops databases a child process created on the PostgreSQL server, if one is in use. */
 export async function dropServerDatabases(names: string[]): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  if (serverUrl) await dropDatabases(serverUrl, names);
 }
