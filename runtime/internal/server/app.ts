@@ -9,7 +9,7 @@ import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
-import { invokeRaw, registerRawRoutes, typedRoute } from "./routes.ts";
+import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes.ts";
 
 /**
  * Builds the public HTTP server: every exposed endpoint, /healthz, Encore's error
@@ -58,7 +58,7 @@ export async function buildServer(
     if (meta.kind !== "static" || !meta.static) continue;
     await app.register(fastifyStatic, {
       root: path.resolve(cfg.appRoot, meta.static.dir),
-      prefix: meta.path.replace(/\*[A-Za-z0-9_]*$/, ""),
+      prefix: staticPrefix(meta.path),
       decorateReply: false,
       setHeaders: meta.static.headers
         ? (res) => {

@@ -2,7 +2,7 @@ import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { healthPath } from "../meta/runtime-routes.ts";
-import { routeMethods, toFastifyPath } from "./routes.ts";
+import { routeMethods, staticPrefix, toFastifyPath } from "./routes.ts";
 
 export type RawDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -28,7 +28,7 @@ export function rawFastLane(
   router.on(["GET", "HEAD"], healthPath, noop, null);
   for (const endpoint of endpoints) {
     const { meta } = endpoint;
-    const path = meta.kind === "static" ? `${meta.path.replace(/\*[A-Za-z0-9_]*$/, "")}*` : toFastifyPath(meta.path);
+    const path = meta.kind === "static" ? `${staticPrefix(meta.path)}*` : toFastifyPath(meta.path);
     const store = eligible.includes(endpoint) ? endpoint : null;
     router.on(routeMethods(meta) as HTTPMethod[], path, noop, store);
   }

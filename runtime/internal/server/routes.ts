@@ -17,6 +17,11 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\/\*[A-Za-z0-9_]+$/, "/*");
 }
 
+/** The folder prefix of a static endpoint's path: "/assets/*path" becomes "/assets/". */
+export function staticPrefix(path: string): string {
+  return path.replace(/\*[A-Za-z0-9_]*$/, "");
+}
+
 export function routeMethods(meta: EndpointMeta): HTTPMethods[] {
   return meta.methods.includes("*") ? anyMethod : (meta.methods as HTTPMethods[]);
 }
@@ -61,17 +66,13 @@ export function registerRawRoutes(
   endpoints: readonly Endpoint[],
   exposeInternalErrors: boolean,
 ): void {
-  // Only routes that can carry a body need the scope whose parser leaves the body
-  // unread; an encapsulated scope costs ~6% throughput, so GET/HEAD-only routes
-  // (the short-link redirect) stay in the root one.
-  const bodiless = endpoints.filter((e) => routeMethods(e.meta).every((m) => m === "GET" || m === "HEAD"));
-  const withBody = endpoints.filter((e) => !bodiless.includes(e));
-  for (const endpoint of bodiless) app.route(rawRoute(endpoint, exposeInternalErrors));
-  if (withBody.length === 0) return;
+  if (endpoints.length === 0) return;
+  // A scope whose parser leaves the body unread. The hot GET/HEAD routes are served
+  // by the raw fast lane before Fastify; here they are only reached while closing.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
-    for (const endpoint of withBody) scope.route(rawRoute(endpoint, exposeInternalErrors));
+    for (const endpoint of endpoints) scope.route(rawRoute(endpoint, exposeInternalErrors));
   });
 }
 
