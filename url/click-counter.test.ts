@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { ClickCounter } from "./click-counter";
+import { writeClicks } from "./clicks";
 import { db } from "./db";
 import { shorten } from "./shorten";
 
@@ -7,19 +8,13 @@ async function storedClicks(code: string): Promise<number> {
   return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
 }
 
-const writeToDb = async (codes: string[], counts: number[]) => {
-  await db.exec`
-    UPDATE urls SET clicks = urls.clicks + v.n
-    FROM unnest(${codes}::text[], ${counts}::int[]) AS v(code, n) WHERE urls.code = v.code`;
-};
-
 describe("ClickCounter", () => {
   test("batches clicks into one write per interval", async () => {
     const { code } = await shorten({ url: "https://batch.example" });
     let writes = 0;
     const counter = new ClickCounter(async (c, n) => {
       writes++;
-      await writeToDb(c, n);
+      await writeClicks(c, n);
     }, 50);
     for (let i = 0; i < 100; i++) counter.record(code);
     expect(await storedClicks(code)).toBe(0);
@@ -36,7 +31,7 @@ describe("ClickCounter", () => {
         failNext = false;
         throw new Error("connection reset by peer");
       }
-      await writeToDb(c, n);
+      await writeClicks(c, n);
     }, 60_000);
     for (let i = 0; i < 7; i++) counter.record(code);
     await counter.flush(); // fails: counts are kept
@@ -50,19 +45,33 @@ describe("ClickCounter", () => {
 
   test("interval 0 writes each click before record's promise resolves", async () => {
     const { code } = await shorten({ url: "https://sync.example" });
-    const counter = new ClickCounter(writeToDb, 0);
+    const counter = new ClickCounter(writeClicks, 0);
     await counter.record(code);
     expect(await storedClicks(code)).toBe(1);
   });
 
   test("stop writes everything counted, then writes each further click at once", async () => {
     const { code } = await shorten({ url: "https://stop.example" });
-    const counter = new ClickCounter(writeToDb, 60_000);
+    const counter = new ClickCounter(writeClicks, 60_000);
     counter.record(code);
     counter.record(code);
     await counter.stop();
     expect(await storedClicks(code)).toBe(2);
     await counter.record(code);
     expect(await storedClicks(code)).toBe(3);
+  });
+});
+
+describe("writeClicks", () => {
+  test("a large batch, in no particular order, adds each code's own count", async () => {
+    const links = await Promise.all(Array.from({ length: 300 }, (_, i) => shorten({ url: `https://bulk.example/${i}` })));
+    const codes = links.map((l) => l.code).reverse();
+    const counts = codes.map((_, i) => (i % 7) + 1);
+    await writeClicks(codes, counts);
+    await writeClicks(codes.slice(0, 10), counts.slice(0, 10)); // a small batch takes the plain path
+    const stored = await db.queryAll<{ code: string; clicks: number }>`
+      SELECT code, clicks FROM urls WHERE code = ANY(${codes}::text[])`;
+    const byCode = new Map(stored.map((r) => [r.code, r.clicks]));
+    codes.forEach((code, i) => expect(byCode.get(code)).toBe(counts[i]! * (i < 10 ? 2 : 1)));
   });
 });

@@ -10,11 +10,16 @@ describe("url service configuration", () => {
     expect(parseUrlConfig({ CLICK_FLUSH_INTERVAL_MS: "0" }).clickFlushIntervalMs).toBe(0);
   });
 
+  test("the longest interval Node's timers can wait is accepted", () => {
+    expect(parseUrlConfig({ CLICK_FLUSH_INTERVAL_MS: "2147483647" }).clickFlushIntervalMs).toBe(2_147_483_647);
+  });
+
   test.each([
     ["URL_CACHE_SIZE", "0"],
     ["URL_CACHE_SIZE", "lots"],
     ["CLICK_FLUSH_INTERVAL_MS", "-5"],
     ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
+    ["CLICK_FLUSH_INTERVAL_MS", "2147483648"],
   ])("a bad %s (%s) is an error naming it", (name, value) => {
     expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
   });

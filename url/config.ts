@@ -9,17 +9,27 @@ export interface UrlConfig {
 
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
   return Object.freeze({
-    cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1),
-    clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0),
+    cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
+    clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
   });
 }
 
-function wholeNumber(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number): number {
+// Node runs a timer with a longer delay after 1 ms instead, which would turn a
+// "rarely" into "constantly".
+const longestTimerMs = 2 ** 31 - 1;
+
+function wholeNumber(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new Error(`invalid configuration: ${name} must be a whole number of at least ${min}, got "${env[name]}"`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
   }
   return value;
 }
