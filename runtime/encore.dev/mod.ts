@@ -1,3 +1,5 @@
 // encore.dev: the package root.
 export { appMeta } from "./app-meta.ts";
 export type { AppMeta, BuildMeta, CloudProvider, DeployMeta, EnvironmentMeta, EnvironmentType, HostedService } from "./app-meta.ts";
+export { currentRequest } from "./req-meta.ts";
+export type { PubSubMessageMeta, RequestMeta } from "./req-meta.ts";

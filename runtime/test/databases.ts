@@ -1,5 +1,6 @@
 import pg from "pg";
 import { config } from "../internal/config/mod.ts";
+import { natsPrefix, stopPubSub } from "../internal/pubsub/mod.ts";
 import { closeAllDatabases, openedDatabases, physicalName } from "../internal/sql/databases.ts";
 
 /** Drops databases on a PostgreSQL server, closing whatever connections they still have. */
@@ -16,6 +17,12 @@ export async function dropDatabases(serverUrl: string, names: readonly string[])
 
 /** Closes this file's databases and, on PostgreSQL, drops them. */
 export async function dropTestDatabases(): Promise<void> {
+  await stopPubSub(1000);
+  const natsUrl = config().natsUrl;
+  if (natsUrl) {
+    const { deleteNatsStreams } = await import("../internal/pubsub/nats-provider.ts");
+    await deleteNatsStreams(natsUrl, natsPrefix(config().databaseNamePrefix));
+  }
   const names = openedDatabases().map((d) => physicalName(d.name));
   await closeAllDatabases();
   const serverUrl = config().databaseUrl;

@@ -11,7 +11,7 @@ import { PostgresDriver } from "../internal/sql/postgres-driver.ts";
  * A fresh, empty database on the engine this test project runs on (in-memory
  * PGlite, or a new database on the PostgreSQL server), and a function that drops it.
  */
-export async function freshDriver(): Promise<{ driver: SqlDriver; drop: () => Promise<void> }> {
+export async function freshDriver(): Promise<{ driver: SqlDriver; drop: () => Promise<void>; reopen?: () => Promise<SqlDriver> }> {
   const name = `rt_${randomBytes(5).toString("hex")}`;
   const serverUrl = config().databaseUrl;
   if (!serverUrl) {
@@ -19,10 +19,17 @@ export async function freshDriver(): Promise<{ driver: SqlDriver; drop: () => Pr
     return { driver, drop: () => driver.close() };
   }
   const driver = await PostgresDriver.open(serverUrl, name);
+  const others: SqlDriver[] = [];
   return {
     driver,
+    /** Another pool on the same database, as a second instance would have. */
+    reopen: async () => {
+      const other = await PostgresDriver.open(serverUrl, name);
+      others.push(other);
+      return other;
+    },
     drop: async () => {
-      await driver.close();
+      await Promise.all([driver, ...others].map((d) => d.close()));
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

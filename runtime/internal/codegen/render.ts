@@ -22,10 +22,20 @@ function moduleAlias(file: string): string {
   return file.replace(/\.ts$/, "").replace(/[^A-Za-z0-9]/g, "_");
 }
 
-/** encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler. */
+/**
+ * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler.
+ * Files that declare topics or subscriptions are imported too, so that loading
+ * the handlers runs every declaration, endpoint or not.
+ */
 export function renderHandlers(meta: AppMeta): RenderedFile {
   const files = [...new Set(meta.services.flatMap((s) => s.endpoints.map((e) => e.file)))].sort();
-  const imports = files.map((f) => `import * as ${moduleAlias(f)} from "${importPath(1, f)}";`);
+  const declaring = [...new Set([...meta.topics, ...meta.subscriptions].map((r) => r.declaredIn.file))]
+    .filter((f) => !files.includes(f))
+    .sort();
+  const imports = [
+    ...files.map((f) => `import * as ${moduleAlias(f)} from "${importPath(1, f)}";`),
+    ...declaring.map((f) => `import "${importPath(1, f)}";`),
+  ];
   const entries = meta.services.flatMap((s) =>
     s.endpoints.map((e) => `  ${JSON.stringify(`${e.service}.${e.name}`)}: ${moduleAlias(e.file)}.${e.name},`),
   );

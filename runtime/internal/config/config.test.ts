@@ -15,6 +15,8 @@ describe("configuration", () => {
       databaseNamePrefix: "",
       logLevel: "info",
       exposeInternalErrors: false,
+      natsUrl: null,
+      pubsubAdminToken: null,
     });
     expect(Object.isFrozen(cfg)).toBe(true);
   });
@@ -23,6 +25,11 @@ describe("configuration", () => {
     expect(parseConfig({ PORT: "8080" }, root).publicBaseUrl).toBe("http://localhost:8080");
     expect(parseConfig({ PUBLIC_BASE_URL: "https://sho.rt/" }, root).publicBaseUrl).toBe("https://sho.rt");
     expect(parseConfig({ PUBLIC_BASE_URL: "https://x.io/s/" }, root).publicBaseUrl).toBe("https://x.io/s");
+  });
+
+  test("NATS_URL takes one server or a comma-separated cluster", () => {
+    expect(parseConfig({ NATS_URL: "nats://127.0.0.1:4222" }, root).natsUrl).toBe("nats://127.0.0.1:4222");
+    expect(parseConfig({ NATS_URL: "nats://a:4222, nats://b:4222" }, root).natsUrl).toBe("nats://a:4222,nats://b:4222");
   });
 
   test.each([
@@ -36,6 +43,9 @@ describe("configuration", () => {
     ["DATABASE_NAME_PREFIX", { DATABASE_NAME_PREFIX: "Bad-Prefix" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
     ["DEBUG_ERRORS", { DEBUG_ERRORS: "sometimes" }],
+    ["NATS_URL", { NATS_URL: "http://127.0.0.1:4222" }],
+    ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
+    ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
   ])("a bad %s is an error naming the variable", (variable, env) => {
     expect(() => parseConfig(env, root)).toThrowError(ConfigError);
     expect(() => parseConfig(env, root)).toThrowError(new RegExp(`^invalid configuration: ${variable} `));

@@ -19,6 +19,10 @@ export interface RuntimeConfig {
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "silent";
   /** Development only: put internal error messages in 500 responses. */
   readonly exposeInternalErrors: boolean;
+  /** NATS server with JetStream for pub/sub; null keeps messages in the SQL store. */
+  readonly natsUrl: string | null;
+  /** Bearer token for the pub/sub operations endpoints; null leaves them off. */
+  readonly pubsubAdminToken: string | null;
   /** From NODE_ENV: "production", "test", or else "development". */
   readonly environmentType: "production" | "development" | "test";
 }
@@ -48,6 +52,8 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     pgliteStorage: parsePgliteStorage(env.PGLITE_STORAGE),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
+    natsUrl: parseNatsUrl(env.NATS_URL),
+    pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
   });
 }
@@ -89,6 +95,29 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
     throw new ConfigError("DATABASE_URL", `must use postgres:// or postgresql://, got "${url.protocol}"`);
   }
+  return raw.trim();
+}
+
+function parseNatsUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  const servers = raw.split(",").map((s) => s.trim());
+  for (const server of servers) {
+    let url: URL;
+    try {
+      url = new URL(server);
+    } catch {
+      throw new ConfigError("NATS_URL", `must be nats://host:port (comma-separated for a cluster), got "${raw}"`);
+    }
+    if (!["nats:", "tls:"].includes(url.protocol)) {
+      throw new ConfigError("NATS_URL", `must use nats:// or tls://, got "${url.protocol}"`);
+    }
+  }
+  return servers.join(",");
+}
+
+function parseAdminToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  if (raw.trim().length < 16) throw new ConfigError("PUBSUB_ADMIN_TOKEN", "must be at least 16 characters");
   return raw.trim();
 }
 

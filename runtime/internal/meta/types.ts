@@ -10,6 +10,16 @@ export interface AppMeta {
   readonly databases: readonly DatabaseMeta[];
   /** Names passed to `secret("...")`, sorted, de-duplicated. */
   readonly secrets: readonly string[];
+  /** `new Topic(...)` and `new Subscription(...)` declarations, sorted by name. */
+  readonly topics: readonly PubSubMeta[];
+  readonly subscriptions: readonly PubSubMeta[];
+}
+
+/** A pub/sub declaration; the server imports its file at boot so the declaration runs. */
+export interface PubSubMeta {
+  readonly name: string;
+  readonly service: string;
+  readonly declaredIn: SourceLocation;
 }
 
 export interface ServiceMeta {

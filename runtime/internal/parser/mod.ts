@@ -21,7 +21,7 @@ export function parseApp(appRoot: string): AppMeta {
   const services = findServices(app);
   const endpoints = findEndpoints(app, services, new SchemaBuilder(app));
   checkRouteConflicts(endpoints);
-  const { databases, secrets } = findResources(app, services);
+  const { databases, secrets, topics, subscriptions } = findResources(app, services);
   const byService = new Map<string, EndpointMeta[]>();
   for (const endpoint of endpoints) {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
@@ -35,5 +35,7 @@ export function parseApp(appRoot: string): AppMeta {
     })),
     databases,
     secrets,
+    topics,
+    subscriptions,
   };
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import ts from "typescript";
-import type { DatabaseMeta } from "../meta/types.ts";
+import type { DatabaseMeta, PubSubMeta } from "../meta/types.ts";
 import { errorAt, locationOf, toAppPath } from "./errors.ts";
 import { literalValue, NOT_LITERAL } from "./literals.ts";
 import { compareText, type AppProgram } from "./program.ts";
@@ -10,20 +10,27 @@ import { serviceOfFile, type ServiceInfo } from "./services.ts";
 export interface Resources {
   readonly databases: DatabaseMeta[];
   readonly secrets: string[];
+  readonly topics: PubSubMeta[];
+  readonly subscriptions: PubSubMeta[];
 }
 
 interface Found {
   readonly databases: DatabaseMeta[];
+  readonly topics: PubSubMeta[];
+  readonly subscriptions: PubSubMeta[];
   readonly references: { readonly name: string; readonly node: ts.Node }[];
   readonly secrets: Set<string>;
 }
 
-/** SQL databases declared with `new SQLDatabase(...)` and secrets loaded with `secret(...)`. */
+/** Databases (`new SQLDatabase`), secrets (`secret(...)`), topics and subscriptions. */
 export function findResources(app: AppProgram, services: readonly ServiceInfo[]): Resources {
-  const found: Found = { databases: [], references: [], secrets: new Set() };
+  const found: Found = { databases: [], topics: [], subscriptions: [], references: [], secrets: new Set() };
   for (const file of app.files) {
     const visit = (node: ts.Node): void => {
-      if (ts.isNewExpression(node)) readDatabase(app, services, node, found);
+      if (ts.isNewExpression(node)) {
+        readDatabase(app, services, node, found);
+        readPubSub(app, services, node, found);
+      }
       else if (ts.isCallExpression(node)) readCall(app, node, found);
       ts.forEachChild(node, visit);
     };
@@ -37,7 +44,27 @@ export function findResources(app: AppProgram, services: readonly ServiceInfo[])
   return {
     databases: [...found.databases].sort((a, b) => compareText(a.name, b.name)),
     secrets: [...found.secrets].sort(compareText),
+    topics: [...found.topics].sort((a, b) => compareText(a.name, b.name)),
+    subscriptions: [...found.subscriptions].sort((a, b) => compareText(a.name, b.name)),
   };
+}
+
+function readPubSub(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, found: Found): void {
+  const sdk = sdkExportOf(app.checker, node.expression);
+  const kind = isSdkExport(sdk, "pubsub", "Topic") ? "topic" : isSdkExport(sdk, "pubsub", "Subscription") ? "subscription" : null;
+  if (!kind) return;
+  const name =
+    kind === "topic"
+      ? stringArgument(app, node, "new Topic(...)")
+      : stringArgumentAt(app, node, 1, "new Subscription(topic, name, ...)");
+  const service = serviceOfFile(services, node.getSourceFile().fileName);
+  if (!service) throw errorAt(app.appRoot, node, `${kind} "${name}" must be declared inside a service`);
+  const list = kind === "topic" ? found.topics : found.subscriptions;
+  const earlier = kind === "topic" ? list.find((t) => t.name === name) : undefined;
+  if (earlier) {
+    throw errorAt(app.appRoot, node, `topic "${name}" is already declared at ${earlier.declaredIn.file}:${earlier.declaredIn.line}`);
+  }
+  list.push({ name, service: service.name, declaredIn: locationOf(app.appRoot, node) });
 }
 
 function readDatabase(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, found: Found): void {
@@ -68,11 +95,15 @@ function readCall(app: AppProgram, node: ts.CallExpression, found: Found): void 
 }
 
 function stringArgument(app: AppProgram, node: ts.CallExpression | ts.NewExpression, construct: string): string {
-  const first = node.arguments?.[0];
-  if (!first || !(ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
-    throw errorAt(app.appRoot, first ?? node, `the name passed to ${construct} must be a string literal`);
+  return stringArgumentAt(app, node, 0, construct);
+}
+
+function stringArgumentAt(app: AppProgram, node: ts.CallExpression | ts.NewExpression, index: number, construct: string): string {
+  const arg = node.arguments?.[index];
+  if (!arg || !(ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))) {
+    throw errorAt(app.appRoot, arg ?? node, `the name passed to ${construct} must be a string literal`);
   }
-  return first.text;
+  return arg.text;
 }
 
 interface Migrations {

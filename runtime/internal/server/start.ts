@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
+import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { loadEndpoints } from "../registry/endpoints.ts";
 import { closeAllDatabases, connectionsReady, openDatabase, openedDatabases, physicalName } from "../sql/databases.ts";
 import { buildServer } from "./app.ts";
@@ -24,8 +25,9 @@ export async function startServer(): Promise<FastifyInstance> {
     if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
   }
 
-  const endpoints = await loadEndpoints();
+  const endpoints = await loadEndpoints(); // loading the services declares their topics and subscriptions
   await connectionsReady();
+  if (hasPubSub()) await startPubSub();
   const app = await buildServer(endpoints.values(), cfg);
   await app.listen({ host: cfg.host, port: cfg.port });
 
@@ -63,6 +65,7 @@ function stopOnSignals(app: FastifyInstance): void {
     timer.unref();
     try {
       await app.close();
+      await stopPubSub(shutdownTimeoutMs / 2);
       await closeAllDatabases();
       process.exitCode = 0;
     } catch (err) {

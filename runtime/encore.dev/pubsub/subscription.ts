@@ -1,0 +1,54 @@
+import path from "node:path";
+import { config } from "../../internal/config/mod.ts";
+import { declareSubscription } from "../../internal/pubsub/mod.ts";
+import { subscriptionSpec } from "../../internal/pubsub/specs.ts";
+import type { DurationString } from "../types/mod.ts";
+import type { Topic } from "./topic.ts";
+
+export interface RetryPolicy {
+  /** Default 10 seconds. */
+  minBackoff?: DurationString;
+  /** Default 10 minutes. */
+  maxBackoff?: DurationString;
+  /** Retries before dead-lettering: 0 or unset means 100, negative means never. */
+  maxRetries?: number;
+}
+
+export interface SubscriptionConfig<Msg> {
+  /** Resolving acknowledges the message; throwing retries it with backoff. */
+  handler: (msg: Msg) => Promise<unknown>;
+  /** Handlers running at once per instance; negative means no limit. Default 100. */
+  maxConcurrency?: number;
+  /** Default 30 seconds; at least 1 second. */
+  ackDeadline?: DurationString;
+  /** Default 7 days. */
+  messageRetention?: DurationString;
+  retryPolicy?: RetryPolicy;
+}
+
+/** Receives every message published on a topic, retried until handled or dead-lettered. */
+export class Subscription<Msg extends object> {
+  private readonly topic: Topic<Msg>;
+  private readonly name: string;
+
+  constructor(topic: Topic<Msg>, name: string, cfg: SubscriptionConfig<Msg>) {
+    this.topic = topic;
+    this.name = name;
+    declareSubscription({
+      spec: subscriptionSpec(topic.name, name, cfg),
+      service: declaringService(),
+      handler: cfg.handler as (msg: unknown) => Promise<unknown>,
+    });
+  }
+}
+
+// The service is the app folder the declaration sits in; currentRequest() reports it.
+function declaringService(): string {
+  const root = config().appRoot;
+  for (const line of (new Error().stack ?? "").split("\n")) {
+    const file = /(?:file:\/\/)?(\/[^:)]+):\d+:\d+/.exec(line)?.[1];
+    if (!file || file.includes(`${path.sep}runtime${path.sep}`) || !file.startsWith(root + path.sep)) continue;
+    return path.relative(root, file).split(path.sep)[0]!;
+  }
+  return "";
+}

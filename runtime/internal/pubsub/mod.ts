@@ -1,0 +1,115 @@
+import { config } from "../config/mod.ts";
+import { rootLogger } from "../log/root.ts";
+import { runWithRequest } from "../reqtrack/mod.ts";
+import { openDatabase, physicalName } from "../sql/databases.ts";
+import { PostgresDriver } from "../sql/postgres-driver.ts";
+import type { PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
+import { pubsubDatabaseName } from "./sql-schema.ts";
+import { sqlProvider } from "./sql-provider.ts";
+
+/** A subscription as declared: its settings, the app's handler, and the service it lives in. */
+export interface DeclaredSubscription {
+  readonly spec: SubscriptionSpec;
+  readonly service: string;
+  readonly handler: (msg: unknown) => Promise<unknown>;
+}
+
+const topics = new Map<string, TopicSpec>();
+const subscriptions: DeclaredSubscription[] = [];
+let provider: Promise<PubSubProvider> | undefined;
+/** Subscriptions already handed to the provider. */
+const subscribed = new Set<DeclaredSubscription>();
+
+export function declareTopic(spec: TopicSpec): void {
+  if (topics.has(spec.name)) throw new Error(`topic "${spec.name}" is declared twice`);
+  topics.set(spec.name, spec);
+}
+
+export function declareSubscription(sub: DeclaredSubscription): void {
+  if (subscriptions.some((s) => s.spec.topic === sub.spec.topic && s.spec.name === sub.spec.name)) {
+    throw new Error(`subscription "${sub.spec.name}" on topic "${sub.spec.topic}" is declared twice`);
+  }
+  subscriptions.push(sub);
+  // Declared after pub/sub started (a module loaded late): start delivering it too.
+  if (provider) void startPubSub();
+}
+
+/** Whether the app declares any topic. */
+export function hasPubSub(): boolean {
+  return topics.size > 0;
+}
+
+/** Starts pub/sub (once; again for subscriptions declared since) and resolves to the provider. */
+export function startPubSub(): Promise<PubSubProvider> {
+  const previous = provider;
+  provider = (async () => {
+    const p = previous ? await previous : await createProvider();
+    const pending = subscriptions.filter((s) => !subscribed.has(s));
+    if (!previous || pending.length > 0) {
+      await p.start([...topics.values()], subscriptions.map((s) => s.spec));
+    }
+    for (const sub of pending) {
+      subscribed.add(sub);
+      p.subscribe(sub.spec, (d) =>
+        runWithRequest(
+          {
+            type: "pubsub-message",
+            service: sub.service,
+            topic: sub.spec.topic,
+            subscription: sub.spec.name,
+            messageId: d.messageId,
+            deliveryAttempt: d.attempt,
+          },
+          async () => {
+            await sub.handler(JSON.parse(d.payload));
+          },
+        ),
+      );
+    }
+    return p;
+  })();
+  // A failed start is not kept, so the next publish tries again.
+  provider.catch(() => (provider = previous));
+  return provider;
+}
+
+export async function publish(topic: string, msg: unknown): Promise<string> {
+  if (!topics.has(topic)) throw new Error(`topic "${topic}" is not declared`);
+  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
+    throw new TypeError(`topic "${topic}": a message must be an object`);
+  }
+  return (await (provider ?? startPubSub())).publish(topic, JSON.stringify(msg));
+}
+
+/** The started provider, if any (operations endpoints, shutdown). */
+export function runningPubSub(): Promise<PubSubProvider> | undefined {
+  return provider;
+}
+
+/** Stops deliveries, letting running handlers finish for up to `graceMs`. */
+export async function stopPubSub(graceMs: number): Promise<void> {
+  const p = provider;
+  provider = undefined;
+  subscribed.clear();
+  if (p) await (await p.catch(() => undefined))?.close(graceMs);
+}
+
+async function createProvider(): Promise<PubSubProvider> {
+  const cfg = config();
+  const log = rootLogger().child({ component: "pubsub" });
+  if (cfg.natsUrl) {
+    // Loaded only when configured: the SQL provider needs no NATS client.
+    const { natsProvider } = await import("./nats-provider.ts");
+    return natsProvider({ url: cfg.natsUrl, streamPrefix: natsPrefix(cfg.databaseNamePrefix), logger: log });
+  }
+  const driver = await openDatabase(pubsubDatabaseName);
+  const listenUrl = cfg.databaseUrl
+    ? PostgresDriver.connectionString(cfg.databaseUrl, physicalName(pubsubDatabaseName))
+    : undefined;
+  return sqlProvider({ driver, listenUrl, log });
+}
+
+// Environments sharing one NATS server are kept apart the way databases are.
+export function natsPrefix(databaseNamePrefix: string): string {
+  return databaseNamePrefix ? `encore_${databaseNamePrefix.replace(/_+$/, "")}` : "encore";
+}

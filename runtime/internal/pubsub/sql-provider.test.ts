@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { freshDriver } from "../../test/driver.ts";
+import type { SqlDriver } from "../sql/driver.ts";
+import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
+import { subscriptionSpec } from "./specs.ts";
+import { sqlProvider } from "./sql-provider.ts";
+
+const quiet = { warn: () => {} };
+const topic = { name: "events", deliveryGuarantee: "at-least-once" } as const;
+
+function spec(name: string, overrides: Partial<SubscriptionSpec> = {}): SubscriptionSpec {
+  return {
+    ...subscriptionSpec("events", name, { retryPolicy: { minBackoff: "50ms", maxBackoff: "400ms", maxRetries: 3 } }),
+    ...overrides,
+  };
+}
+
+function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      if (check()) return resolve();
+      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
+      setTimeout(poll, 10);
+    };
+    poll();
+  });
+}
+
+let driver: SqlDriver;
+let drop: () => Promise<void>;
+let reopen: (() => Promise<SqlDriver>) | undefined;
+const providers: PubSubProvider[] = [];
+
+async function provider(
+  subs: SubscriptionSpec[],
+  handlers: ((d: Delivery) => Promise<void>)[],
+  on: SqlDriver = driver,
+): Promise<PubSubProvider> {
+  const p = sqlProvider({ driver: on, log: quiet, pollIntervalMs: 200 });
+  providers.push(p);
+  await p.start([topic], subs);
+  subs.forEach((s, i) => p.subscribe(s, handlers[i]!));
+  return p;
+}
+
+beforeEach(async () => {
+  ({ driver, drop, reopen } = await freshDriver());
+});
+
+afterEach(async () => {
+  await Promise.all(providers.splice(0).map((p) => p.close(1000)));
+  await drop();
+});
+
+describe("SQL pub/sub provider", () => {
+  test("a published message reaches the handler with its id, and is then gone", async () => {
+    const got: Delivery[] = [];
+    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
+    const id = await p.publish("events", '{"n":1}');
+    await until(() => got.length === 1, "delivery");
+    expect(got[0]).toMatchObject({ messageId: id, payload: '{"n":1}', attempt: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await p.stats()).toEqual([{ topic: "events", subscription: "s", backlog: 0, inFlight: 0, deadLetters: 0 }]);
+    expect(await driver.query("SELECT count(*)::int AS n FROM pubsub_message", [])).toEqual([{ n: 0 }]);
+  });
+
+  test("every subscription receives every message", async () => {
+    const a: string[] = [];
+    const b: string[] = [];
+    const p = await provider([spec("a"), spec("b")], [async (d) => void a.push(d.payload), async (d) => void b.push(d.payload)]);
+    for (let i = 0; i < 20; i++) await p.publish("events", String(i));
+    await until(() => a.length === 20 && b.length === 20, "both subscriptions");
+    expect(new Set(a).size).toBe(20);
+    expect(new Set(b).size).toBe(20);
+  });
+
+  test("a failing handler is retried with growing backoff, then dead-lettered after maxRetries", async () => {
+    const times: number[] = [];
+    const p = await provider([spec("s")], [
+      async () => {
+        times.push(Date.now());
+        throw new Error("boom");
+      },
+    ]);
+    await p.publish("events", "{}");
+    await until(() => times.length === 4, "1 delivery + 3 retries");
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // 50, 100, 200 ms of backoff (allowing for timer granularity)
+    expect(gaps[0]).toBeGreaterThanOrEqual(45);
+    expect(gaps[1]).toBeGreaterThanOrEqual(95);
+    expect(gaps[2]).toBeGreaterThanOrEqual(195);
+    expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(times).toHaveLength(4);
+    expect((await p.stats())[0]).toMatchObject({ deadLetters: 1, backlog: 0, inFlight: 0 });
+  });
+
+  test("a handler still running after its ack deadline gets the message delivered again", async () => {
+    const attempts: number[] = [];
+    const p = await provider([spec("s", { ackDeadlineMs: 300 })], [
+      async (d) => {
+        attempts.push(d.attempt);
+        if (d.attempt === 1) await new Promise((r) => setTimeout(r, 1500));
+      },
+    ]);
+    await p.publish("events", "{}");
+    await until(() => attempts.length === 2, "redelivery");
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  test("no more than maxConcurrency handlers run at once", async () => {
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    const p = await provider([spec("s", { maxConcurrency: 3 })], [
+      async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((r) => setTimeout(r, 30));
+        running--;
+        done++;
+      },
+    ]);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => p.publish("events", String(i))));
+    await until(() => done === 20, "all handled");
+    expect(peak).toBe(3);
+  });
+
+  test("re-driving brings dead letters back to that subscription only", async () => {
+    let failing = true;
+    const a: number[] = [];
+    const b: number[] = [];
+    const p = await provider([spec("a", { maxRetries: 1 }), spec("b")], [
+      async (d) => {
+        a.push(d.attempt);
+        if (failing) throw new Error("down");
+      },
+      async (d) => void b.push(d.attempt),
+    ]);
+    await p.publish("events", "{}");
+    await until(() => a.length === 2 && b.length === 1, "dead letter");
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await p.stats()).find((s) => s.subscription === "a")?.deadLetters).toBe(1);
+    failing = false;
+    expect(await p.redrive("events", "a")).toBe(1);
+    await until(() => a.length === 3, "redelivery");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b).toEqual([1]);
+    expect((await p.stats()).find((s) => s.subscription === "a")?.deadLetters).toBe(0);
+  });
+
+  test("two instances on one database handle each message once", async () => {
+    const handled: string[] = [];
+    const record = async (d: Delivery) => void handled.push(d.messageId);
+    const first = await provider([spec("s", { maxConcurrency: 10 })], [record]);
+    // On PostgreSQL the second instance has its own connection pool; PGlite has one connection.
+    await provider([spec("s", { maxConcurrency: 10 })], [record], reopen ? await reopen() : driver);
+    const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => first.publish("events", String(i))));
+    await until(() => handled.length >= 200, "200 deliveries");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(handled).toHaveLength(200);
+    expect(new Set(handled)).toEqual(new Set(ids));
+  });
+
+  test("close waits for a running handler and stops deliveries", async () => {
+    let finished = 0;
+    let started = 0;
+    const p = await provider([spec("s")], [
+      async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 200));
+        finished++;
+      },
+    ]);
+    await p.publish("events", "{}");
+    await until(() => started === 1, "start");
+    await p.close(2000);
+    expect(finished).toBe(1);
+    providers.splice(providers.indexOf(p), 1);
+    const other = sqlProvider({ driver, log: quiet });
+    await other.start([topic], [spec("s")]);
+    await other.publish("events", "{}");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(started).toBe(1);
+  });
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import type { SqlDriver } from "../sql/driver.ts";
+import { applyMigrations } from "../sql/migrations.ts";
+import { GroupCommit } from "./group-commit.ts";
+import { Notifier } from "./notifier.ts";
+import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
+import { pubsubMigrations } from "./sql-schema.ts";
+import { SqlSubscriber } from "./sql-subscriber.ts";
+
+export interface SqlProviderOptions {
+  readonly driver: SqlDriver;
+  /** PostgreSQL only: a connection string to LISTEN on, so other instances' publishes wake this one. */
+  readonly listenUrl?: string;
+  readonly log: { warn(obj: object, msg: string): void };
+  /** Longest wait between looks for due messages when nothing wakes the subscriber. */
+  readonly pollIntervalMs?: number;
+}
+
+interface Pending {
+  readonly id: string;
+  readonly topic: string;
+  readonly payload: string;
+}
+
+/**
+ * Durable pub/sub on the SQL store. Publishing inserts the message and one
+ * delivery row per subscription in one statement; subscribers claim due rows
+ * with FOR UPDATE SKIP LOCKED, so any number of instances share the work.
+ */
+export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
+  const { driver } = options;
+  let routes: { topics: string[]; subscriptions: string[] } = { topics: [], subscriptions: [] };
+  const subscribers = new Map<string, SqlSubscriber>();
+  const notifier = new Notifier(options.listenUrl, options.log, (topic) => wake(topic));
+
+  // Concurrent publishes share one statement and one commit.
+  const publishes = new GroupCommit<Pending>(async (batch) => {
+    await driver.query(
+      `WITH m AS (
+         INSERT INTO pubsub_message (id, topic, payload)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
+         RETURNING id, topic)
+       INSERT INTO pubsub_delivery (topic, subscription, message_id)
+       SELECT m.topic, s.subscription, m.id
+       FROM m JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic`,
+      [batch.map((p) => p.id), batch.map((p) => p.topic), batch.map((p) => p.payload), routes.topics, routes.subscriptions],
+    );
+    const topics = [...new Set(batch.map((p) => p.topic))];
+    for (const topic of topics) wake(topic);
+    await notifier.notify(driver, topics);
+  });
+
+  function wake(topic: string): void {
+    for (const s of subscribers.values()) if (s.spec.topic === topic) s.wake();
+  }
+
+  return {
+    async start(_topics: readonly TopicSpec[], subscriptions: readonly SubscriptionSpec[]) {
+      await applyMigrations(driver, pubsubMigrations);
+      routes = {
+        topics: subscriptions.map((s) => s.topic),
+        subscriptions: subscriptions.map((s) => s.name),
+      };
+      await notifier.start();
+    },
+
+    async publish(topic, payload) {
+      const id = randomUUID();
+      await publishes.add({ id, topic, payload });
+      return id;
+    },
+
+    subscribe(spec, handler) {
+      const subscriber = new SqlSubscriber(driver, spec, handler, options.log, options.pollIntervalMs ?? 1000);
+      subscribers.set(`${spec.topic}\u0000${spec.name}`, subscriber);
+      subscriber.wake();
+    },
+
+    async stats(): Promise<SubscriptionStats[]> {
+      const rows = (await driver.query(
+        `SELECT topic, subscription,
+           count(*) FILTER (WHERE state = 'ready' OR (state = 'leased' AND visible_at <= now()))::int AS backlog,
+           count(*) FILTER (WHERE state = 'leased' AND visible_at > now())::int AS in_flight,
+           count(*) FILTER (WHERE state = 'dead')::int AS dead
+         FROM pubsub_delivery GROUP BY topic, subscription`,
+        [],
+      )) as { topic: string; subscription: string; backlog: number; in_flight: number; dead: number }[];
+      const found = new Map(rows.map((r) => [`${r.topic}\u0000${r.subscription}`, r]));
+      return routes.topics.map((topic, i) => {
+        const subscription = routes.subscriptions[i]!;
+        const r = found.get(`${topic}\u0000${subscription}`);
+        return { topic, subscription, backlog: r?.backlog ?? 0, inFlight: r?.in_flight ?? 0, deadLetters: r?.dead ?? 0 };
+      });
+    },
+
+    async redrive(topic, subscription) {
+      const moved = await driver.query(
+        `UPDATE pubsub_delivery SET state = 'ready', attempts = 0, visible_at = now(), last_error = NULL
+         WHERE topic = $1 AND subscription = $2 AND state = 'dead' RETURNING message_id`,
+        [topic, subscription],
+      );
+      wake(topic);
+      await notifier.notify(driver, [topic]);
+      return moved.length;
+    },
+
+    async close(graceMs) {
+      await Promise.all([...subscribers.values()].map((s) => s.close(graceMs)));
+      await notifier.close();
+    },
+  };
+}

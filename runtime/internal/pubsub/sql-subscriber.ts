@@ -1,0 +1,198 @@
+import type { SqlDriver } from "../sql/driver.ts";
+import { retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
+
+/** Most deliveries claimed by one statement, so "no concurrency limit" stays bounded per query. */
+const claimBatch = 100;
+
+/** How often each subscriber drops messages older than their retention. */
+const retentionSweepMs = 60_000;
+
+interface Claimed {
+  message_id: string;
+  attempts: number;
+  payload: string;
+  published_at: Date;
+}
+
+/**
+ * Delivers one subscription's messages in this instance: claims due deliveries
+ * (up to maxConcurrency at once), runs the handler, then deletes the delivery
+ * (ack) or schedules it again with backoff (nack), dead-lettering it once its
+ * retries are spent. A claim is a lease until the ack deadline: if this
+ * instance dies or the handler runs over, the message becomes due again.
+ */
+export class SqlSubscriber {
+  #running = 0;
+  #pumping = false;
+  #again = false;
+  #closed = false;
+  #timer: NodeJS.Timeout | undefined;
+  #lastSweep = 0;
+  readonly #handlers = new Set<Promise<void>>();
+
+  constructor(
+    private readonly driver: SqlDriver,
+    readonly spec: SubscriptionSpec,
+    private readonly handler: DeliveryHandler,
+    private readonly log: { warn(obj: object, msg: string): void },
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  /** Looks for due messages now (a publish happened, or a handler slot freed up). */
+  wake(): void {
+    if (this.#closed) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    void this.pump();
+  }
+
+  async close(graceMs: number): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.#handlers]), grace]);
+    clearTimeout(timer);
+  }
+
+  private async pump(): Promise<void> {
+    this.#pumping = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    let nextLookMs = this.pollIntervalMs;
+    try {
+      do {
+        this.#again = false;
+        await this.sweepExpired();
+        while (!this.#closed && this.#running < this.spec.maxConcurrency) {
+          const claimed = await this.claim(Math.min(this.spec.maxConcurrency - this.#running, claimBatch));
+          for (const c of claimed) this.run(c);
+          if (claimed.length === 0) break;
+        }
+      } while (this.#again && !this.#closed);
+      if (this.#running < this.spec.maxConcurrency) nextLookMs = await this.untilNextDue();
+    } catch (err) {
+      this.log.warn({ err, subscription: this.spec.name }, "pub/sub: looking for messages failed; trying again");
+    } finally {
+      this.#pumping = false;
+    }
+    // A full instance is woken by the next finished handler instead.
+    if (!this.#closed && this.#running < this.spec.maxConcurrency) {
+      this.#timer = setTimeout(() => this.wake(), nextLookMs);
+      this.#timer.unref();
+    }
+  }
+
+  private async claim(limit: number): Promise<Claimed[]> {
+    return (await this.driver.query(
+      `UPDATE pubsub_delivery d
+       SET state = 'leased', attempts = d.attempts + 1, visible_at = now() + $3 * interval '1 millisecond'
+       FROM (
+         SELECT message_id FROM pubsub_delivery
+         WHERE topic = $1 AND subscription = $2 AND state <> 'dead' AND visible_at <= now()
+         ORDER BY visible_at
+         LIMIT $4
+         FOR UPDATE SKIP LOCKED) AS due, pubsub_message m
+       WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = due.message_id AND m.id = d.message_id
+       RETURNING d.message_id, d.attempts, m.payload, m.published_at`,
+      [this.spec.topic, this.spec.name, this.spec.ackDeadlineMs, limit],
+    )) as unknown as Claimed[];
+  }
+
+  /** Milliseconds until the earliest pending delivery is due, capped by the poll interval. */
+  private async untilNextDue(): Promise<number> {
+    const rows = (await this.driver.query(
+      `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(visible_at) - now())) * 1000)::float8 AS ms
+       FROM pubsub_delivery WHERE topic = $1 AND subscription = $2 AND state <> 'dead'`,
+      [this.spec.topic, this.spec.name],
+    )) as { ms: number | null }[];
+    const ms = rows[0]?.ms;
+    return ms === null || ms === undefined ? this.pollIntervalMs : Math.min(Math.ceil(ms), this.pollIntervalMs);
+  }
+
+  private run(c: Claimed): void {
+    this.#running++;
+    const delivery: Delivery = {
+      messageId: c.message_id,
+      payload: c.payload,
+      attempt: c.attempts,
+      publishedAt: c.published_at,
+    };
+    const done = this.handle(delivery).finally(() => {
+      this.#running--;
+      this.#handlers.delete(done);
+      this.wake();
+    });
+    this.#handlers.add(done);
+  }
+
+  private async handle(d: Delivery): Promise<void> {
+    let failure: unknown;
+    try {
+      await this.handler(d);
+    } catch (err) {
+      failure = err ?? new Error("handler failed");
+    }
+    try {
+      if (failure === undefined) await this.ack(d);
+      else await this.nack(d, failure);
+    } catch (err) {
+      // The lease runs out and the message is delivered again: at least once.
+      this.log.warn({ err, subscription: this.spec.name, messageId: d.messageId }, "pub/sub: recording the outcome failed");
+    }
+  }
+
+  // Only the current lease may settle a delivery: a handler that ran past its
+  // deadline must not delete or reschedule the redelivery that replaced it.
+  private async ack(d: Delivery): Promise<void> {
+    await this.driver.query(
+      `WITH settled AS (
+         DELETE FROM pubsub_delivery
+         WHERE topic = $1 AND subscription = $2 AND message_id = $3 AND attempts = $4 AND state = 'leased'
+         RETURNING message_id)
+       DELETE FROM pubsub_message m USING settled
+       WHERE m.id = settled.message_id
+         AND NOT EXISTS (SELECT 1 FROM pubsub_delivery o
+                         WHERE o.message_id = m.id AND NOT (o.topic = $1 AND o.subscription = $2))`,
+      [this.spec.topic, this.spec.name, d.messageId, d.attempt],
+    );
+  }
+
+  private async nack(d: Delivery, err: unknown): Promise<void> {
+    const dead = retriesExhausted(d.attempt, this.spec);
+    await this.driver.query(
+      `UPDATE pubsub_delivery
+       SET state = $5, visible_at = now() + $6 * interval '1 millisecond', last_error = $7
+       WHERE topic = $1 AND subscription = $2 AND message_id = $3 AND attempts = $4 AND state = 'leased'`,
+      [
+        this.spec.topic,
+        this.spec.name,
+        d.messageId,
+        d.attempt,
+        dead ? "dead" : "ready",
+        dead ? 0 : retryDelayMs(d.attempt, this.spec),
+        err instanceof Error ? err.message : String(err),
+      ],
+    );
+    if (dead) this.log.warn({ subscription: this.spec.name, messageId: d.messageId }, "pub/sub: retries spent; dead-lettered");
+  }
+
+  /** Drops deliveries past their retention (dead letters stay until re-driven) and messages no one needs. */
+  private async sweepExpired(): Promise<void> {
+    if (Date.now() - this.#lastSweep < retentionSweepMs) return;
+    this.#lastSweep = Date.now();
+    await this.driver.query(
+      `DELETE FROM pubsub_delivery d USING pubsub_message m
+       WHERE d.topic = $1 AND d.subscription = $2 AND d.state <> 'dead' AND m.id = d.message_id
+         AND m.published_at < now() - $3 * interval '1 millisecond'`,
+      [this.spec.topic, this.spec.name, this.spec.messageRetentionMs],
+    );
+    await this.driver.query(
+      `DELETE FROM pubsub_message m WHERE m.topic = $1
+         AND NOT EXISTS (SELECT 1 FROM pubsub_delivery d WHERE d.message_id = m.id)`,
+      [this.spec.topic],
+    );
+  }
+}
