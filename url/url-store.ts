@@ -1,4 +1,5 @@
 import { db } from "./db";
+import { outboxRelay, type OutboxRow } from "./outbox-relay";
 
 interface PendingInsert {
   readonly code: string;
@@ -14,7 +15,8 @@ const maxBatch = 500;
  * Stores new short URLs with group commit: inserts that arrive while a write is in
  * progress go together in the next multi-row INSERT. Under no load that is one
  * row and no added delay; under load it is one commit for many requests.
- * Each caller is answered only after its row is committed.
+ * Each caller is answered only after its row, and its url-shortened event in the
+ * outbox, are committed; the relay publishes the events afterwards.
  */
 class UrlStore {
   #queue: PendingInsert[] = [];
@@ -43,17 +45,22 @@ class UrlStore {
   }
 }
 
-/** One INSERT for the batch; returns the entries whose rows were stored. */
+/** One statement for the batch (rows and their events); returns the entries whose rows were stored. */
 async function writeBatch(batch: readonly PendingInsert[]): Promise<Set<PendingInsert>> {
   // Two requests drawing the same code in one batch: only the first may claim it.
   const firstByCode = new Map<string, PendingInsert>();
   for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
   const entries = [...firstByCode.values()];
-  const rows = await db.queryAll<{ code: string }>`
-    INSERT INTO urls (code, original_url)
-    SELECT * FROM unnest(${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[])
-    ON CONFLICT (code) DO NOTHING
-    RETURNING code`;
+  const rows = await db.queryAll<OutboxRow>`
+    WITH stored AS (
+      INSERT INTO urls (code, original_url)
+      SELECT * FROM unnest(${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[])
+      ON CONFLICT (code) DO NOTHING
+      RETURNING code, original_url, created_at)
+    INSERT INTO url_shortened_outbox (code, original_url, created_at)
+    SELECT code, original_url, created_at FROM stored
+    RETURNING id, code, original_url, created_at`;
+  outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));
 }
 

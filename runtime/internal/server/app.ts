@@ -8,6 +8,7 @@ import type { Endpoint } from "../registry/endpoints.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
+import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
 import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes.ts";
 
@@ -18,7 +19,7 @@ import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes
  */
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
-  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors">,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken">,
 ): Promise<FastifyInstance> {
   const exposed = [...endpoints].filter((e) => e.meta.expose);
   let closing = false;
@@ -49,6 +50,7 @@ export async function buildServer(
     throw APIError.notFound("endpoint not found");
   });
   registerHealth(app);
+  registerPubSubAdmin(app, cfg.pubsubAdminToken);
 
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));

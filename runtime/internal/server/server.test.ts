@@ -99,7 +99,7 @@ const endpoints: Endpoint[] = [
 ];
 
 async function serve(exposeInternalErrors: boolean) {
-  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors });
+  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   return { app, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };

@@ -1,0 +1,84 @@
+// npm run bench:pubsub: end-to-end delivery throughput of each pub/sub provider:
+// messages published (64 at a time) until every one was handled by a subscriber.
+//
+//   BENCH_MESSAGES (5000)     messages per provider
+//   BENCH_DATABASE_URL        also measure the SQL provider on this PostgreSQL server
+//   BENCH_NATS_URL            also measure NATS JetStream on this server
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { dropDatabases } from "../runtime/test/databases.ts";
+import type { PubSubProvider } from "../runtime/internal/pubsub/provider.ts";
+import { subscriptionSpec } from "../runtime/internal/pubsub/specs.ts";
+import { sqlProvider } from "../runtime/internal/pubsub/sql-provider.ts";
+import { openStore } from "../runtime/internal/pubsub/testdata/open-store.ts";
+
+const messages = Number(process.env.BENCH_MESSAGES ?? 5000);
+const publishWindow = 64;
+const quiet = { warn: () => {}, error: () => {} };
+const topic = { name: "bench", deliveryGuarantee: "at-least-once" } as const;
+const spec = subscriptionSpec("bench", "sink", { maxConcurrency: 100 });
+
+interface Result {
+  readonly provider: string;
+  readonly publishPerSec: number;
+  readonly deliveredPerSec: number;
+}
+
+async function measure(name: string, provider: PubSubProvider): Promise<Result> {
+  let handled = 0;
+  let allHandled: () => void = () => {};
+  const done = new Promise<void>((resolve) => (allHandled = resolve));
+  await provider.start([topic], [spec]);
+  provider.subscribe(spec, async () => {
+    if (++handled === messages) allHandled();
+  });
+  const start = performance.now();
+  let next = 0;
+  const publisher = async () => {
+    while (next < messages) {
+      next++;
+      await provider.publish("bench", JSON.stringify({ n: next, at: new Date().toISOString() }));
+    }
+  };
+  await Promise.all(Array.from({ length: publishWindow }, publisher));
+  const published = performance.now();
+  await done;
+  const delivered = performance.now();
+  await provider.close(1000);
+  return {
+    provider: name,
+    publishPerSec: Math.round(messages / ((published - start) / 1000)),
+    deliveredPerSec: Math.round(messages / ((delivered - start) / 1000)),
+  };
+}
+
+async function sqlOn(serverUrl?: string): Promise<Result> {
+  const where = { serverUrl, name: `bench_pubsub_${randomBytes(4).toString("hex")}`, pgliteDir: mkdtempSync(path.join(tmpdir(), "bench-pubsub-")) };
+  const driver = await openStore(where);
+  try {
+    return await measure(serverUrl ? "SQL on PostgreSQL" : "SQL on PGlite (embedded)", sqlProvider({ driver, log: quiet }));
+  } finally {
+    await driver.close();
+    if (serverUrl) await dropDatabases(serverUrl, [where.name]);
+  }
+}
+
+async function natsOn(url: string): Promise<Result> {
+  const { natsProvider, deleteNatsStreams } = await import("../runtime/internal/pubsub/nats-provider.ts");
+  const prefix = `bench${randomBytes(3).toString("hex")}`;
+  try {
+    return await measure("NATS JetStream", natsProvider({ url, streamPrefix: prefix, logger: quiet }));
+  } finally {
+    await deleteNatsStreams(url, prefix);
+  }
+}
+
+const results = [await sqlOn()];
+if (process.env.BENCH_DATABASE_URL) results.push(await sqlOn(process.env.BENCH_DATABASE_URL));
+if (process.env.BENCH_NATS_URL) results.push(await natsOn(process.env.BENCH_NATS_URL));
+console.log(`\n${messages} messages, published ${publishWindow} at a time, one subscription (maxConcurrency 100)`);
+console.log("| Provider | published/s | delivered end to end/s |");
+console.log("|---|---:|---:|");
+for (const r of results) console.log(`| ${r.provider} | ${r.publishPerSec} | ${r.deliveredPerSec} |`);

@@ -1,0 +1,72 @@
+import log from "encore.dev/log";
+import { db } from "./db";
+import { urlShortened } from "./events";
+
+export interface OutboxRow {
+  id: number;
+  code: string;
+  original_url: string;
+  created_at: Date;
+}
+
+/** Rows younger than this are left to the relay of the request that wrote them. */
+const sweepAgeSeconds = 10;
+const sweepIntervalMs = 5_000;
+const sweepBatch = 500;
+
+/**
+ * Moves url-shortened events from the outbox table to the topic. Each batch of
+ * stored rows is published right after its commit; a periodic sweep publishes
+ * what that missed (the process stopped, pub/sub was down). Publishing happens
+ * before the row is deleted, so an event can be published twice (a crash in
+ * between) but never lost.
+ */
+class OutboxRelay {
+  #sweeping = false;
+
+  /** Publishes freshly committed rows, without holding up the requests that wrote them. */
+  relay(rows: readonly OutboxRow[]): void {
+    if (rows.length === 0) return;
+    void this.publishAndDelete(rows).catch((err: unknown) =>
+      log.warn(err, "publishing url-shortened events failed; the outbox sweep retries", { rows: rows.length }),
+    );
+  }
+
+  /** Publishes rows older than the sweep age; instances skip rows another one holds. */
+  async sweep(): Promise<number> {
+    if (this.#sweeping) return 0;
+    this.#sweeping = true;
+    try {
+      await using tx = await db.begin();
+      const rows = await tx.queryAll<OutboxRow>`
+        SELECT id, code, original_url, created_at FROM url_shortened_outbox
+        WHERE created_at < now() - ${sweepAgeSeconds} * interval '1 second'
+        ORDER BY id LIMIT ${sweepBatch}
+        FOR UPDATE SKIP LOCKED`;
+      await this.publishAll(rows);
+      await tx.exec`DELETE FROM url_shortened_outbox WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+      await tx.commit();
+      return rows.length;
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  private async publishAndDelete(rows: readonly OutboxRow[]): Promise<void> {
+    await this.publishAll(rows);
+    await db.exec`DELETE FROM url_shortened_outbox WHERE id = ANY(${rows.map((r) => r.id)}::bigint[])`;
+  }
+
+  private async publishAll(rows: readonly OutboxRow[]): Promise<void> {
+    await Promise.all(
+      rows.map((r) => urlShortened.publish({ code: r.code, originalUrl: r.original_url, timestamp: r.created_at })),
+    );
+  }
+}
+
+export const outboxRelay = new OutboxRelay();
+
+const sweeper = setInterval(() => {
+  outboxRelay.sweep().catch((err: unknown) => log.warn(err, "outbox sweep failed"));
+}, sweepIntervalMs);
+sweeper.unref(); // the sweep never keeps the process alive by itself
