@@ -6,6 +6,7 @@
 //   BENCH_CONNECTIONS (100)   concurrent connections
 //   BENCH_LINKS (100000)      links seeded before measuring
 //   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
+//   BENCH_PGLITE (1)          0 skips the embedded-PGlite pass
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     `load generator: ${generatorName()}, ${connections} connections, ${links} links; ` +
       `each figure is the median of ${rounds} rounds of ${seconds} s, the baseline measured in every round`,
   );
-  await benchEngine("PGlite (embedded)", {});
+  if (process.env.BENCH_PGLITE !== "0") await benchEngine("PGlite (embedded)", {});
   if (postgresUrl) await benchEngine("PostgreSQL", { DATABASE_URL: postgresUrl });
 }
 

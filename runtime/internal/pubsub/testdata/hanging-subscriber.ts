@@ -1,16 +1,28 @@
 // A process that publishes one message, starts handling it, and never finishes:
-// the crash test kills it there, mid-delivery.
+// the crash tests kill it there, mid-delivery. NATS_STREAM_PREFIX selects NATS;
+// otherwise the SQL store named by SERVER_URL/STORE_NAME/PGLITE_DIR.
+import type { PubSubProvider } from "../provider.ts";
 import { sqlProvider } from "../sql-provider.ts";
 import { subscriptionSpec } from "../specs.ts";
 import { openStore } from "./open-store.ts";
 
-const driver = await openStore({
-  serverUrl: process.env.SERVER_URL || undefined,
-  name: process.env.STORE_NAME!,
-  pgliteDir: process.env.PGLITE_DIR,
-});
+const quiet = { warn: () => {}, error: () => {} };
 const spec = subscriptionSpec("events", "counter", { ackDeadline: "1s" });
-const provider = sqlProvider({ driver, log: { warn: () => {} }, pollIntervalMs: 100 });
+
+async function open(): Promise<PubSubProvider> {
+  if (process.env.NATS_STREAM_PREFIX) {
+    const { natsProvider } = await import("../nats-provider.ts");
+    return natsProvider({ url: process.env.NATS_SERVER!, streamPrefix: process.env.NATS_STREAM_PREFIX, logger: quiet });
+  }
+  const driver = await openStore({
+    serverUrl: process.env.SERVER_URL || undefined,
+    name: process.env.STORE_NAME!,
+    pgliteDir: process.env.PGLITE_DIR,
+  });
+  return sqlProvider({ driver, log: quiet, pollIntervalMs: 100 });
+}
+
+const provider = await open();
 await provider.start([{ name: "events", deliveryGuarantee: "at-least-once" }], [spec]);
 provider.subscribe(spec, (d) => {
   process.stdout.write(`handling ${d.messageId}\n`);
