@@ -12,7 +12,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { dropDatabases } from "../runtime/test/databases.ts";
+import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
 import { startApp, type RunningApp } from "../runtime/test/process.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
@@ -100,7 +100,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const where = engineEnv.DATABASE_URL ? { serverUrl: engineEnv.DATABASE_URL, database: `${prefix}url` } : { dataDir };
   const storedTotal = await storedClicks(where);
   const storedExact = await storedClicks(where, exact.code);
-  if (engineEnv.DATABASE_URL) await dropDatabases(engineEnv.DATABASE_URL, [`${prefix}url`, `${prefix}urlb`]);
+  if (engineEnv.DATABASE_URL) await dropDatabasesWithPrefix(engineEnv.DATABASE_URL, prefix);
   printTable(engine, rows);
 
   // A timed run ends with requests in flight: the server answered (and counted) them,

@@ -9,7 +9,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "start-test-"));
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}proc_`;
 const env = { DATA_DIR: dataDir, PGLITE_STORAGE: "disk", DATABASE_NAME_PREFIX: prefix };
 
-afterAll(() => dropServerDatabases([`${prefix}urlb`, `${prefix}url`]));
+afterAll(() => dropServerDatabases(prefix));
 
 describe("npm start", () => {
   test("serves, stops cleanly on SIGTERM, and keeps data across a restart", async () => {

@@ -13,7 +13,7 @@ const env = {
   CLICK_FLUSH_INTERVAL_MS: "600000",
 };
 
-afterAll(() => dropServerDatabases([`${prefix}urlb`, `${prefix}url`]));
+afterAll(() => dropServerDatabases(prefix));
 
 test.each(["SIGTERM", "SIGINT"] as const)("a clean stop (%s) writes every answered click", async (signal) => {
   const first = await startApp(env);

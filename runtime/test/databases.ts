@@ -15,6 +15,20 @@ export async function dropDatabases(serverUrl: string, names: readonly string[])
   }
 }
 
+/** Drops every database whose name starts with `prefix`: all an app made, its runtime's own included. */
+export async function dropDatabasesWithPrefix(serverUrl: string, prefix: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  let names: string[];
+  try {
+    const rows = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE starts_with(datname, $1)", [prefix]);
+    names = rows.rows.map((r) => r.datname);
+  } finally {
+    await admin.end();
+  }
+  await dropDatabases(serverUrl, names);
+}
+
 /** Closes this file's databases and, on PostgreSQL, drops them. */
 export async function dropTestDatabases(): Promise<void> {
   await stopPubSub(1000);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { appRoot } from "../internal/config/app-root.ts";
-import { dropDatabases } from "./databases.ts";
+import { dropDatabasesWithPrefix } from "./databases.ts";
 
 export interface RunningApp {
   readonly child: ChildProcess;
@@ -57,7 +57,7 @@ export function startApp(env: Record<string, string>): Promise<RunningApp> {
 }
 
 /** Drops databases a child process created on the PostgreSQL server, if one is in use. */
-export async function dropServerDatabases(names: string[]): Promise<void> {
+export async function dropServerDatabases(prefix: string): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) await dropDatabases(serverUrl, names);
+  if (serverUrl) await dropDatabasesWithPrefix(serverUrl, prefix);
 }
