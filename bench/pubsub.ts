@@ -12,7 +12,7 @@ import { dropDatabases } from "../runtime/test/databases.ts";
 import type { PubSubProvider } from "../runtime/internal/pubsub/provider.ts";
 import { subscriptionSpec } from "../runtime/internal/pubsub/specs.ts";
 import { sqlProvider } from "../runtime/internal/pubsub/sql-provider.ts";
-import { openStore } from "../runtime/internal/pubsub/testdata/open-store.ts";
+import { openStore } from "../runtime/test/open-store.ts";
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5000);
 const publishWindow = 64;

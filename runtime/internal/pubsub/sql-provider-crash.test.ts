@@ -9,7 +9,7 @@ import type { Delivery } from "./provider.ts";
 import { subscriptionSpec } from "./specs.ts";
 import { sqlProvider } from "./sql-provider.ts";
 import { killMidDelivery, waitFor } from "./testdata/crash.ts";
-import { openStore } from "./testdata/open-store.ts";
+import { openStore } from "../../test/open-store.ts";
 
 const serverUrl = config().databaseUrl ?? undefined;
 const where = {

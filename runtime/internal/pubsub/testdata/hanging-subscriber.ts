@@ -4,7 +4,7 @@
 import type { PubSubProvider } from "../provider.ts";
 import { sqlProvider } from "../sql-provider.ts";
 import { subscriptionSpec } from "../specs.ts";
-import { openStore } from "./open-store.ts";
+import { openStore } from "../../../test/open-store.ts";
 
 const quiet = { warn: () => {}, error: () => {} };
 const spec = subscriptionSpec("events", "counter", { ackDeadline: "1s" });
