@@ -13,7 +13,30 @@ export interface AppMeta {
   /** `new Topic(...)` and `new Subscription(...)` declarations, sorted by name. */
   readonly topics: readonly PubSubMeta[];
   readonly subscriptions: readonly PubSubMeta[];
+  /** `new CronJob(...)` declarations, sorted by name. */
+  readonly cronJobs: readonly CronJobMeta[];
 }
+
+/** A scheduled job: which endpoint it calls, and when (always in UTC). */
+export interface CronJobMeta {
+  /** The job's id, the first argument of `new CronJob`. */
+  readonly name: string;
+  readonly title: string | null;
+  /** Service whose folder declares the job. */
+  readonly service: string;
+  /** The endpoint it calls: an app endpoint that takes no parameters. */
+  readonly endpoint: { readonly service: string; readonly name: string };
+  readonly schedule: CronSchedule;
+  readonly declaredIn: SourceLocation;
+}
+
+/**
+ * `every`: at each multiple of `minutes` since midnight UTC (it divides 24 h).
+ * `cron`: a 5-field cron expression (minute hour day-of-month month day-of-week), read in UTC.
+ */
+export type CronSchedule =
+  | { readonly kind: "every"; readonly minutes: number }
+  | { readonly kind: "cron"; readonly expression: string };
 
 /** A pub/sub declaration; the server imports its file at boot so the declaration runs. */
 export interface PubSubMeta {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, lineOf } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError } from "./fixture-paths.ts";
 import { ParseError, parseApp } from "./mod.ts";
 
 interface Case {
@@ -119,16 +119,6 @@ const CASES: readonly Case[] = [
     message: 'unsupported type "Promise<string>" in field "result" of Later: Promise is not serializable',
   },
 ];
-
-function parseError(root: string): ParseError {
-  try {
-    parseApp(root);
-  } catch (error) {
-    if (error instanceof ParseError) return error;
-    throw error;
-  }
-  throw new Error(`parsing ${root} succeeded`);
-}
 
 describe("parse errors name file, line and construct", () => {
   it.each(CASES)("$fixture", (testCase) => {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { ParseError, parseApp } from "./mod.ts";
 
 /** Test support: where the fixture apps live and how to point at lines inside them. */
 export const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "testdata");
@@ -22,4 +23,15 @@ export function endpointOf(meta: AppMeta, service: string, name: string): Endpoi
   const found = meta.services.find((s) => s.name === service)?.endpoints.find((e) => e.name === name);
   if (!found) throw new Error(`no endpoint ${service}.${name}`);
   return found;
+}
+
+/** The ParseError that parsing the fixture app at `root` must end with. */
+export function parseError(root: string): ParseError {
+  try {
+    parseApp(root);
+  } catch (error) {
+    if (error instanceof ParseError) return error;
+    throw error;
+  }
+  throw new Error(`parsing ${root} succeeded`);
 }

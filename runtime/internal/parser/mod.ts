@@ -1,4 +1,5 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { findCronJobs } from "./cron-jobs.ts";
 import { findEndpoints } from "./endpoints.ts";
 import { createAppProgram } from "./program.ts";
 import { findResources } from "./resources.ts";
@@ -37,5 +38,6 @@ export function parseApp(appRoot: string): AppMeta {
     secrets,
     topics,
     subscriptions,
+    cronJobs: findCronJobs(app, services, endpoints),
   };
 }

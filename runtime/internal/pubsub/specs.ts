@@ -1,4 +1,4 @@
-import { parseDuration } from "./duration.ts";
+import { parseDuration } from "../duration/duration.ts";
 import type { SubscriptionSpec } from "./provider.ts";
 
 /** What `new Subscription(topic, name, cfg)` may say; the rest is Encore's defaults. */

@@ -1,4 +1,5 @@
-// Encore's DurationString ("10s", "500ms", "1h30m", "1h 30m") in milliseconds.
+// Encore's DurationString ("10s", "500ms", "1h30m", "1h 30m") in milliseconds. Neutral ground:
+// pub/sub reads its deadlines with it and the parser its cron intervals.
 const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const component = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
 

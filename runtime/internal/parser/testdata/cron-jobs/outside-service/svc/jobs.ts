@@ -1,0 +1,4 @@
+import { api } from "encore.dev/api";
+
+export const tick = api({}, async (): Promise<void> => {});
+

@@ -1,0 +1,6 @@
+import { api } from "encore.dev/api";
+import { CronJob } from "encore.dev/cron";
+
+export const tick = api({}, async (): Promise<void> => {});
+
+export const job = new CronJob("schedule-bad-value", { schedule: "61 * * * *", endpoint: tick });
