@@ -17,6 +17,7 @@ describe("configuration", () => {
       exposeInternalErrors: false,
       natsUrl: null,
       pubsubAdminToken: null,
+      cron: true,
     });
     expect(Object.isFrozen(cfg)).toBe(true);
   });
@@ -30,6 +31,11 @@ describe("configuration", () => {
   test("NATS_URL takes one server or a comma-separated cluster", () => {
     expect(parseConfig({ NATS_URL: "nats://127.0.0.1:4222" }, root).natsUrl).toBe("nats://127.0.0.1:4222");
     expect(parseConfig({ NATS_URL: "nats://a:4222, nats://b:4222" }, root).natsUrl).toBe("nats://a:4222,nats://b:4222");
+  });
+
+  test("CRON=off keeps an instance from running scheduled jobs", () => {
+    expect(parseConfig({ CRON: "off" }, root).cron).toBe(false);
+    expect(parseConfig({ CRON: "ON" }, root).cron).toBe(true);
   });
 
   test.each([
@@ -46,6 +52,7 @@ describe("configuration", () => {
     ["NATS_URL", { NATS_URL: "http://127.0.0.1:4222" }],
     ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
     ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
+    ["CRON", { CRON: "disabled" }],
   ])("a bad %s is an error naming the variable", (variable, env) => {
     expect(() => parseConfig(env, root)).toThrowError(ConfigError);
     expect(() => parseConfig(env, root)).toThrowError(new RegExp(`^invalid configuration: ${variable} `));

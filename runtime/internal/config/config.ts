@@ -23,6 +23,8 @@ export interface RuntimeConfig {
   readonly natsUrl: string | null;
   /** Bearer token for the pub/sub operations endpoints; null leaves them off. */
   readonly pubsubAdminToken: string | null;
+  /** Whether this instance runs cron jobs at their ticks (CRON=off for API-only instances). */
+  readonly cron: boolean;
   /** From NODE_ENV: "production", "test", or else "development". */
   readonly environmentType: "production" | "development" | "test";
 }
@@ -54,6 +56,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
     natsUrl: parseNatsUrl(env.NATS_URL),
     pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
+    cron: parseOnOff("CRON", env.CRON, true),
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
   });
 }
@@ -142,6 +145,14 @@ function parseLogLevel(raw: string | undefined): RuntimeConfig["logLevel"] {
     throw new ConfigError("LOG_LEVEL", `must be one of ${logLevels.join(", ")}, got "${raw}"`);
   }
   return level as RuntimeConfig["logLevel"];
+}
+
+function parseOnOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const v = raw.trim().toLowerCase();
+  if (v === "on") return true;
+  if (v === "off") return false;
+  throw new ConfigError(name, `must be on or off, got "${raw}"`);
 }
 
 function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {

@@ -4,4 +4,7 @@ export const healthPath = "/healthz";
 /** Pub/sub operations, when PUBSUB_ADMIN_TOKEN is set. */
 export const pubsubAdminPath = "/__encore/pubsub";
 
-export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath];
+/** Cron control, for the operators' command when the server owns the embedded database. */
+export const cronControlPath = "/__encore/cron";
+
+export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, cronControlPath];

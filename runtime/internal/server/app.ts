@@ -7,6 +7,7 @@ import type { RuntimeConfig } from "../config/config.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
+import { registerCronControl } from "./cron-control.ts";
 import { registerHealth } from "./health.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
@@ -20,6 +21,8 @@ import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
   cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken">,
+  /** Token for the cron control routes; null leaves them off. */
+  controlToken: string | null = null,
 ): Promise<FastifyInstance> {
   const exposed = [...endpoints].filter((e) => e.meta.expose);
   let closing = false;
@@ -51,6 +54,7 @@ export async function buildServer(
   });
   registerHealth(app);
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
+  registerCronControl(app, controlToken);
 
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));

@@ -1,8 +1,8 @@
-import { timingSafeEqual } from "node:crypto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { APIError } from "../errors/api-error.ts";
 import { pubsubAdminPath } from "../meta/runtime-routes.ts";
 import { runningPubSub } from "../pubsub/mod.ts";
+import { bearerGuard } from "./bearer.ts";
 
 /**
  * Operations on pub/sub for whoever holds PUBSUB_ADMIN_TOKEN (off without it):
@@ -11,13 +11,7 @@ import { runningPubSub } from "../pubsub/mod.ts";
  */
 export function registerPubSubAdmin(app: FastifyInstance, token: string | null): void {
   if (!token) return;
-  const expected = Buffer.from(`Bearer ${token}`);
-  const authorize = (req: FastifyRequest) => {
-    const given = Buffer.from(req.headers.authorization ?? "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw APIError.unauthenticated("a valid PUBSUB_ADMIN_TOKEN bearer token is required");
-    }
-  };
+  const authorize = bearerGuard(token, "PUBSUB_ADMIN_TOKEN");
   const provider = async () => {
     const running = runningPubSub();
     if (!running) throw APIError.failedPrecondition("pub/sub has not started: the app declares no topics");

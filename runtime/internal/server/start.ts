@@ -1,5 +1,8 @@
 import type { FastifyInstance } from "fastify";
+import { randomBytes } from "node:crypto";
 import { config } from "../config/mod.ts";
+import { claimEmbeddedData, type OwnerClaim } from "../control/owner.ts";
+import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
@@ -19,6 +22,9 @@ export async function startServer(): Promise<FastifyInstance> {
   const cfg = config();
   const log = rootLogger();
   const meta = appMeta();
+  // Embedded data on disk is this process's alone; the cron command then goes through this server.
+  const owner = !cfg.databaseUrl && cfg.pgliteStorage === "disk" ? claimEmbeddedData(cfg.dataDir) : null;
+  const controlToken = owner ? randomBytes(32).toString("base64url") : null;
 
   for (const db of meta.databases) await openDatabase(db.name);
   for (const { name, applied } of openedDatabases()) {
@@ -28,17 +34,29 @@ export async function startServer(): Promise<FastifyInstance> {
   const endpoints = await loadEndpoints(); // loading the services declares their topics and subscriptions
   await connectionsReady();
   if (hasPubSub()) await startPubSub();
-  const app = await buildServer(endpoints.values(), cfg);
+  const app = await buildServer(endpoints.values(), cfg, controlToken);
   await app.listen({ host: cfg.host, port: cfg.port });
+  if (cfg.cron && hasCronJobs()) await startCron();
 
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : cfg.port;
+  owner?.publish(`http://${loopbackOf(cfg.host)}:${port}`, controlToken!);
   log.info(
-    { database: describeDatabase(meta.databases.map((d) => d.name)), publicBaseUrl: cfg.publicBaseUrl },
+    {
+      database: describeDatabase(meta.databases.map((d) => d.name)),
+      publicBaseUrl: cfg.publicBaseUrl,
+      cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
+    },
     `listening on http://localhost:${port}`,
   );
-  stopOnSignals(app);
+  stopOnSignals(app, owner);
   return app;
+}
+
+/** An address of this server that the same machine can reach. */
+function loopbackOf(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 function describeDatabase(names: string[]): string {
@@ -50,8 +68,8 @@ function describeDatabase(names: string[]): string {
   return `PostgreSQL at ${server.host}, databases ${names.map(physicalName).join(", ")}`;
 }
 
-/** Stop accepting, let in-flight requests finish, close databases, exit 0. */
-function stopOnSignals(app: FastifyInstance): void {
+/** Stop accepting, let in-flight requests and cron runs finish, close databases, exit 0. */
+function stopOnSignals(app: FastifyInstance, owner: OwnerClaim | null): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -65,8 +83,10 @@ function stopOnSignals(app: FastifyInstance): void {
     timer.unref();
     try {
       await app.close();
-      await stopPubSub(shutdownTimeoutMs / 2);
+      await stopCron(shutdownTimeoutMs / 4);
+      await stopPubSub(shutdownTimeoutMs / 4);
       await closeAllDatabases();
+      owner?.release();
       process.exitCode = 0;
     } catch (err) {
       log.error({ err }, "shutdown failed");

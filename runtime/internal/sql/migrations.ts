@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { SqlDriver } from "./driver.ts";
+import { inTransaction } from "./transaction.ts";
 
 export interface Migration {
   readonly version: number;
@@ -91,20 +92,4 @@ export async function applyMigrations(driver: SqlDriver, migrations: readonly Mi
     if (ran) applied.push(migration);
   }
   return applied;
-}
-
-async function inTransaction<T>(
-  driver: SqlDriver,
-  work: (tx: Awaited<ReturnType<SqlDriver["begin"]>>) => Promise<T>,
-): Promise<T> {
-  const tx = await driver.begin();
-  let result: T;
-  try {
-    result = await work(tx);
-  } catch (err) {
-    await tx.rollback().catch(() => {}); // the original error is the one worth reporting
-    throw err;
-  }
-  await tx.commit();
-  return result;
 }
