@@ -1,4 +1,5 @@
 import { api, APIError, type Query } from "encore.dev/api";
+import { dayMs, isoDay, parseDay, today } from "./dates";
 import { db } from "./db";
 
 export interface DailyRequest {
@@ -19,7 +20,6 @@ export interface DailyResponse {
 
 /** Longest range one request may ask for. */
 const maxDays = 366;
-const dayMs = 86_400_000;
 
 /** Daily counts between two dates, inclusive; days with nothing recorded are left out. */
 export const daily = api(
@@ -38,20 +38,3 @@ export const daily = api(
     return { days: rows.map((r) => ({ date: r.date, urlsCreated: r.urls_created })) };
   },
 );
-
-function parseDay(text: string, name: string): Date {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  // Date.UTC rolls 2026-02-30 over to March; a real date reads back the same.
-  if (!day || isoDay(day) !== text) throw APIError.invalidArgument(`${name} must be a date as YYYY-MM-DD, got "${text}"`);
-  return day;
-}
-
-function today(): Date {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
-
-function isoDay(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}

@@ -19,16 +19,23 @@ describe("npm start", () => {
     ).json()) as { id: string; url: string };
     expect(created).toMatchObject({ url: "https://encore.dev" });
     expect(first.output()).toMatch(process.env.DATABASE_URL ? /PostgreSQL at/ : /embedded PGlite under/);
+    expect(first.output()).toContain('"cron":["cleanup-stale-urls","daily-report"]');
+    if (!process.env.DATABASE_URL) {
+      // Two processes on one embedded database would corrupt it: the second is refused.
+      const clash = (await startApp(env).catch((e: unknown) => e)) as StartFailure;
+      expect(clash.output).toMatch(new RegExp(`embedded database under .* is in use by process ${first.child.pid}`));
+    }
     expect(await first.stop("SIGTERM")).toBe(0);
     expect(first.output()).toMatch(/shutting down/);
 
-    const second = await startApp(env);
+    const second = await startApp({ ...env, CRON: "off" });
     try {
+      expect(second.output()).toContain('"cron":"off (CRON=off)"');
       expect(await (await fetch(`${second.url}/url/${created.id}`)).json()).toEqual(created);
     } finally {
       expect(await second.stop("SIGINT")).toBe(0);
     }
-  });
+  }, 120_000); // up to three server processes, each opening its databases
 
   test("a bad setting stops start-up with a message naming the variable", async () => {
     const failure = (await startApp({ ...env, PORT: "eighty" }).catch((e: unknown) => e)) as StartFailure;

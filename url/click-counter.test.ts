@@ -43,6 +43,25 @@ describe("ClickCounter", () => {
     expect(counter.pending(code)).toBe(0);
   });
 
+  test("hasPending tells which codes have clicks not yet written, failed writes included", async () => {
+    const { code } = await shorten({ url: "https://pending.example" });
+    let fail = true;
+    const counter = new ClickCounter(async (c, n) => {
+      if (fail) throw new Error("connection reset by peer");
+      await writeClicks(c, n);
+    }, 60_000);
+    expect(counter.hasPending(code)).toBe(false);
+    counter.record(code);
+    expect(counter.hasPending(code)).toBe(true);
+    expect(counter.hasPending("other1")).toBe(false);
+    await counter.flush(); // fails: the click is kept, so still pending
+    expect(counter.hasPending(code)).toBe(true);
+    fail = false;
+    await counter.flush();
+    expect(counter.hasPending(code)).toBe(false);
+    expect(await storedClicks(code)).toBe(1);
+  });
+
   test("interval 0 writes each click before record's promise resolves", async () => {
     const { code } = await shorten({ url: "https://sync.example" });
     const counter = new ClickCounter(writeClicks, 0);

@@ -50,6 +50,14 @@ export class ClickCounter {
     return this.#pending.get(code) ?? 0;
   }
 
+  /**
+   * Whether a code has clicks counted but not yet written. The cleanup job skips
+   * such codes: their row must still be there when the clicks are written.
+   */
+  hasPending(code: string): boolean {
+    return this.#pending.has(code);
+  }
+
   /** Runs `read` with no write in progress, so stored and pending counts add up exactly. */
   whileSettled<T>(read: () => Promise<T>): Promise<T> {
     return this.exclusive(read);

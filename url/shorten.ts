@@ -1,7 +1,6 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { staticFirstSegments } from "~encore/routes";
-import { cachedLink, urlCache } from "./cache";
 import { generateCode } from "./codes";
 import { checkTarget } from "./target";
 import { urlStore } from "./url-store";
@@ -42,10 +41,10 @@ export async function storeUnderFreshCode(target: string, drawCode: () => string
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
     if (staticFirstSegments.has(code)) continue;
-    if (await urlStore.insert(code, target)) {
-      urlCache.set(code, cachedLink(target));
-      return code;
-    }
+    // Not cached here: only a lookup caches a link, and a lookup counts a click, so a
+    // link with no clicks (all the cleanup job deletes) is in no instance's cache and
+    // a deleted code, if drawn again, can never be answered with its old URL.
+    if (await urlStore.insert(code, target)) return code;
   }
   throw APIError.unavailable(`no free short code found in ${maxCodeAttempts} attempts; please retry`);
 }

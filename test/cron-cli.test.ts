@@ -1,0 +1,99 @@
+// The operators' command, `npm run cron`, as operators run it: a child process,
+// against the embedded database (direct, and through a running server, which owns
+// it) or against PostgreSQL. Each run must remove exactly the stale rows.
+import { PGlite } from "@electric-sql/pglite";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { config } from "../runtime/internal/config/mod.ts";
+import { openDatabase } from "../runtime/internal/sql/databases.ts";
+import { appRoot } from "../runtime/internal/config/app-root.ts";
+import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cron(args: string[], env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile("npm", ["run", "--silent", "cron", "--", ...args], { cwd: appRoot, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+// Two stale rows (91 days, no clicks) and one each of what must stay: 89 days old,
+// and 91 days old but clicked once.
+const seed = `
+  INSERT INTO urls (code, original_url, clicks, created_at) VALUES
+    ('stale1', 'https://stale.example/1', 0, now() - interval '91 days'),
+    ('stale2', 'https://stale.example/2', 0, now() - interval '91 days'),
+    ('young1', 'https://young.example/1', 0, now() - interval '89 days'),
+    ('click1', 'https://clicked.example/1', 1, now() - interval '91 days')`;
+const remaining = "SELECT code FROM urls WHERE code IN ('stale1', 'stale2', 'young1', 'click1') ORDER BY code";
+
+const onPostgres = config().databaseUrl !== null;
+
+// Each vitest project runs the half for its database: this one is skipped on PostgreSQL, the next on PGlite.
+describe.runIf(!onPostgres)("npm run cron on the embedded database", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "cron-cli-"));
+  const env = { DATA_DIR: dataDir, DATABASE_URL: "", PGLITE_STORAGE: "disk" };
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function urlDatabase<T>(work: (db: PGlite) => Promise<T>): Promise<T> {
+    const db = new PGlite(path.join(dataDir, "pglite", "url"));
+    try {
+      return await work(db);
+    } finally {
+      await db.close();
+    }
+  }
+
+  test("with no server up it opens the database itself; with one up it goes through it", async () => {
+    const first = await cron(["cleanup-stale-urls"], env); // creates the schema, nothing to remove yet
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^cleanup-stale-urls succeeded in .*\n\{"removed":0\}\n$/) });
+
+    await urlDatabase((db) => db.exec(seed));
+    const app = await startApp(env);
+    try {
+      const run = await cron(["cleanup-stale-urls"], env);
+      expect(run.stderr).toBe("");
+      expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2}') });
+      expect(app.output()).toContain("removed 2 stale urls"); // it ran inside the server
+
+      const list = await cron(["--list"], env);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(/^JOB\s+SCHEDULE\s+NEXT TICK \(UTC\)\s+LAST RUN$/m);
+      expect(list.stdout).toMatch(/^cleanup-stale-urls\s+0 3 \* \* \*\s+\d{4}-\d\d-\d\d 03:00\s+.*\(manual\) succeeded/m);
+      expect(list.stdout).toMatch(/^daily-report\s+0 8 \* \* \*\s+\d{4}-\d\d-\d\d 08:00\s+never$/m);
+    } finally {
+      expect(await app.stop()).toBe(0);
+    }
+    const left = await urlDatabase((db) => db.query<{ code: string }>(remaining));
+    expect(left.rows.map((r) => r.code)).toEqual(["click1", "young1"]);
+  }, 180_000); // three child processes and a server, each opening the embedded databases
+
+  test("an unknown job is refused with the list of jobs", async () => {
+    const run = await cron(["no-such-job"], env);
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining("jobs: cleanup-stale-urls, daily-report") });
+  });
+});
+
+describe.runIf(onPostgres)("npm run cron on PostgreSQL", () => {
+  afterAll(() => dropServerDatabases(config().databaseNamePrefix)); // the child's own: analytics, encore_cron, ...
+  // The child gets this file's DATABASE_URL and DATABASE_NAME_PREFIX, so it opens the same databases.
+  test("removes exactly the stale rows and records the run", async () => {
+    const url = await openDatabase("url");
+    await url.execScript(seed);
+    const run = await cron(["cleanup-stale-urls"], {});
+    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2}') });
+    expect((await url.query(remaining, [])).map((r) => r.code)).toEqual(["click1", "young1"]);
+
+    const list = await cron(["--list"], {});
+    expect(list.stdout).toMatch(/^cleanup-stale-urls\s+0 3 \* \* \*\s+.*\(manual\) succeeded/m);
+  }, 120_000);
+});

@@ -1,0 +1,43 @@
+import { describe, expect, test } from "vitest";
+import { url } from "~encore/clients";
+import { clickCounter } from "./clicks";
+import { db } from "./db";
+import { topCodes } from "./top-codes";
+
+describe("top codes", () => {
+  test("an empty table has no top codes and no clicks", async () => {
+    expect(await topCodes({ limit: 10 })).toEqual({ totalClicks: 0, top: [] });
+  });
+
+  test("most clicks first, equal counts by code, with the total over every url", async () => {
+    await db.exec`
+      INSERT INTO urls (code, original_url, clicks) VALUES
+        ('tc0005', 'https://five.example', 5), ('tc9b00', 'https://nine-b.example', 9),
+        ('tc9a00', 'https://nine-a.example', 9), ('tc0001', 'https://one.example', 1),
+        ('tc0000', 'https://zero.example', 0)`;
+    clickCounter.record("tc0001"); // not yet written: counted all the same
+
+    expect(await topCodes({ limit: 3 })).toEqual({
+      totalClicks: 25,
+      top: [
+        { code: "tc9a00", originalUrl: "https://nine-a.example", clicks: 9 },
+        { code: "tc9b00", originalUrl: "https://nine-b.example", clicks: 9 },
+        { code: "tc0005", originalUrl: "https://five.example", clicks: 5 },
+      ],
+    });
+    expect((await url.topCodes({ limit: 100 })).top.map((t) => t.code)).toEqual([
+      "tc9a00",
+      "tc9b00",
+      "tc0005",
+      "tc0001",
+      "tc0000",
+    ]);
+  });
+
+  test.each([0, 101, -1, 1.5])("a limit of %s is invalid_argument naming limit", async (limit) => {
+    await expect(url.topCodes({ limit })).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: expect.stringContaining("limit"),
+    });
+  });
+});
