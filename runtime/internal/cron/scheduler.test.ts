@@ -183,6 +183,25 @@ describe("the cron scheduler", () => {
     expect((await other.runDue())[0]?.claim).toBe("claimed");
   });
 
+  test("once started, it wakes up by itself at the next tick and runs the job", async () => {
+    const job = freshJob({ kind: "every", minutes: 1 });
+    const store = new CronStore(primary, { staleAfterMs: minute });
+    await store.migrate(); // the slow part of start(), done before the clock is set
+    // A clock running a second before a minute boundary, so the real timer has a tick to wait for.
+    const offset = Math.ceil(Date.now() / minute) * minute + minute - 1_000 - Date.now();
+    const clock = { now: () => new Date(Date.now() + offset) };
+    let ranAt: Date | undefined;
+    const scheduler = new CronScheduler({ jobs: [job], store, runJob: async () => void (ranAt = clock.now()), log: silent, clock });
+    await scheduler.start();
+    try {
+      await expect.poll(() => ranAt, { timeout: 10_000 }).toBeDefined();
+      expect(ranAt!.getTime() % minute).toBeLessThan(2_000); // at the tick, not at start-up (59 s past one)
+      await expect.poll(async () => (await store.runsOf(job.name)).map((r) => r.outcome)).toEqual(["succeeded"]);
+    } finally {
+      await scheduler.stop(1_000);
+    }
+  });
+
   test("status shows the next tick and the last run", async () => {
     const job = freshJob({ kind: "cron", expression: "0 8 * * *" });
     const clock = manualClock("2026-11-21T09:00:00Z");
