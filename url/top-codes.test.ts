@@ -9,7 +9,7 @@ describe("top codes", () => {
     expect(await topCodes({ limit: 10 })).toEqual({ totalClicks: 0, top: [] });
   });
 
-  test("most clicks first, equal counts by code, with the total over every url", async () => {
+  test("most clicks first, equal counts by code, never-clicked left out, with the total over every url", async () => {
     await db.exec`
       INSERT INTO urls (code, original_url, clicks) VALUES
         ('tc0005', 'https://five.example', 5), ('tc9b00', 'https://nine-b.example', 9),
@@ -29,8 +29,7 @@ describe("top codes", () => {
       "tc9a00",
       "tc9b00",
       "tc0005",
-      "tc0001",
-      "tc0000",
+      "tc0001", // tc0000 was never clicked: not among the most clicked, whatever the limit
     ]);
   });
 

@@ -17,7 +17,7 @@ export interface TopCode {
 export interface TopCodesResponse {
   /** Clicks of every stored URL together. */
   totalClicks: number;
-  /** The most-clicked codes, most first; equal counts by code. */
+  /** The most-clicked codes, most first; equal counts by code; never-clicked codes are left out. */
   top: TopCode[];
 }
 
@@ -34,11 +34,12 @@ export const topCodes = api(
   async ({ limit }: TopCodesRequest): Promise<TopCodesResponse> => {
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     await clickCounter.flush(); // this instance's counted clicks count too
-    // One statement, so the total and the ranking see the same snapshot. With no
-    // rows at all there is no total either, and it is 0.
+    // One statement, so the total and the ranking see the same snapshot. Links never
+    // clicked are not "most clicked"; with none clicked there is no row, and the total is 0.
     const rows = await db.queryAll<{ code: string; original_url: string; clicks: number; total: number }>`
       SELECT code, original_url, clicks, (SELECT SUM(clicks) FROM urls) AS total
       FROM urls
+      WHERE clicks > 0
       ORDER BY clicks DESC, code COLLATE "C"
       LIMIT ${limit}`;
     return {
