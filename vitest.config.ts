@@ -27,13 +27,16 @@ if (postgresUrl) {
       name: "postgres",
       include: ["**/*.test.ts"],
       env: { DATABASE_URL: postgresUrl },
-      // Pure parsing and configuration tests touch no database: once is enough.
+      // Pure parsing, configuration and object-store tests (local files, or the S3
+      // provider's own in-process S3 server) touch no database: once is enough.
       exclude: [
         "**/node_modules/**",
         "**/testdata/**",
         "encore.gen/**",
         "runtime/internal/parser/**",
         "runtime/internal/config/**",
+        "runtime/internal/objects/**",
+        "runtime/encore.dev/storage/objects/**",
         "**/*.pglite.test.ts",
         needsNats,
       ],

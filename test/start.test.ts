@@ -42,4 +42,10 @@ describe("npm start", () => {
     expect(failure.exitCode).toBe(1);
     expect(failure.output).toMatch(/start-up failed: invalid configuration: PORT must be an integer/);
   });
+
+  test("in production the local object store will not start without OBJECTS_SIGNING_KEY", async () => {
+    const failure = (await startApp({ ...env, NODE_ENV: "production" }).catch((e: unknown) => e)) as StartFailure;
+    expect(failure.exitCode).toBe(1);
+    expect(failure.output).toMatch(/start-up failed: invalid configuration: OBJECTS_SIGNING_KEY must be set in production/);
+  });
 });

@@ -24,12 +24,12 @@ function moduleAlias(file: string): string {
 
 /**
  * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler.
- * Files that declare topics or subscriptions are imported too, so that loading
- * the handlers runs every declaration, endpoint or not.
+ * Files that declare topics, subscriptions or buckets are imported too, so that
+ * loading the handlers runs every declaration, endpoint or not.
  */
 export function renderHandlers(meta: AppMeta): RenderedFile {
   const files = [...new Set(meta.services.flatMap((s) => s.endpoints.map((e) => e.file)))].sort();
-  const declaring = [...new Set([...meta.topics, ...meta.subscriptions].map((r) => r.declaredIn.file))]
+  const declaring = [...new Set([...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file))]
     .filter((f) => !files.includes(f))
     .sort();
   const imports = [

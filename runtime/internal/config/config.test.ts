@@ -18,8 +18,45 @@ describe("configuration", () => {
       natsUrl: null,
       pubsubAdminToken: null,
       cron: true,
+      objects: {
+        provider: "local",
+        signingKey: null,
+        publicBaseUrl: null,
+        s3: { endpoint: null, region: "us-east-1", credentials: null, bucketPrefix: "", forcePathStyle: false },
+      },
     });
     expect(Object.isFrozen(cfg)).toBe(true);
+    expect(Object.isFrozen(cfg.objects.s3)).toBe(true);
+  });
+
+  test("OBJECTS_S3_* settings, with path-style URLs by default for an S3-compatible endpoint", () => {
+    const cfg = parseConfig(
+      {
+        OBJECTS_PROVIDER: "s3",
+        OBJECTS_S3_ENDPOINT: "http://127.0.0.1:9000",
+        OBJECTS_S3_REGION: "eu-west-1",
+        OBJECTS_S3_ACCESS_KEY_ID: "minio",
+        OBJECTS_S3_SECRET_ACCESS_KEY: "minio-secret",
+        OBJECTS_S3_BUCKET_PREFIX: "prod-",
+        OBJECTS_PUBLIC_BASE_URL: "https://cdn.sho.rt/files/",
+        OBJECTS_SIGNING_KEY: "k".repeat(32),
+      },
+      root,
+    );
+    expect(cfg.objects).toEqual({
+      provider: "s3",
+      signingKey: "k".repeat(32),
+      publicBaseUrl: "https://cdn.sho.rt/files",
+      s3: {
+        endpoint: "http://127.0.0.1:9000",
+        region: "eu-west-1",
+        credentials: { accessKeyId: "minio", secretAccessKey: "minio-secret" },
+        bucketPrefix: "prod-",
+        forcePathStyle: true,
+      },
+    });
+    const aws = parseConfig({ OBJECTS_PROVIDER: "S3", OBJECTS_S3_FORCE_PATH_STYLE: "true" }, root).objects;
+    expect([aws.provider, aws.s3.endpoint, aws.s3.forcePathStyle]).toEqual(["s3", null, true]);
   });
 
   test("PUBLIC_BASE_URL follows PORT by default and loses a trailing slash when set", () => {
@@ -53,6 +90,19 @@ describe("configuration", () => {
     ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
     ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
     ["CRON", { CRON: "disabled" }],
+    ["OBJECTS_PROVIDER", { OBJECTS_PROVIDER: "gcs" }],
+    ["OBJECTS_SIGNING_KEY", { OBJECTS_SIGNING_KEY: "too-short" }],
+    ["OBJECTS_PUBLIC_BASE_URL", { OBJECTS_PUBLIC_BASE_URL: "cdn.sho.rt" }],
+    ["OBJECTS_PUBLIC_BASE_URL", { OBJECTS_PUBLIC_BASE_URL: "https://cdn.sho.rt/?v=1" }],
+    ["OBJECTS_S3_ENDPOINT", { OBJECTS_S3_ENDPOINT: "s3://bucket" }],
+    ["OBJECTS_S3_REGION", { OBJECTS_S3_REGION: "EU West" }],
+    ["OBJECTS_S3_SECRET_ACCESS_KEY", { OBJECTS_S3_ACCESS_KEY_ID: "minio" }],
+    ["OBJECTS_S3_ACCESS_KEY_ID", { OBJECTS_S3_SECRET_ACCESS_KEY: "minio-secret" }],
+    ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "Prod_" }],
+    ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "-prod" }],
+    ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "a..b" }],
+    ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "xn--x" }],
+    ["OBJECTS_S3_FORCE_PATH_STYLE", { OBJECTS_S3_FORCE_PATH_STYLE: "maybe" }],
   ])("a bad %s is an error naming the variable", (variable, env) => {
     expect(() => parseConfig(env, root)).toThrowError(ConfigError);
     expect(() => parseConfig(env, root)).toThrowError(new RegExp(`^invalid configuration: ${variable} `));

@@ -1,4 +1,8 @@
 import path from "node:path";
+import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
+import { ConfigError, parseBool, type Env } from "./values.ts";
+
+export { ConfigError } from "./values.ts";
 
 /** Runtime configuration, read from the environment once at start. */
 export interface RuntimeConfig {
@@ -27,16 +31,9 @@ export interface RuntimeConfig {
   readonly cron: boolean;
   /** From NODE_ENV: "production", "test", or else "development". */
   readonly environmentType: "production" | "development" | "test";
+  /** Object storage (OBJECTS_*). */
+  readonly objects: ObjectsConfig;
 }
-
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`invalid configuration: ${variable} ${problem}`);
-    this.name = "ConfigError";
-  }
-}
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
 
@@ -58,6 +55,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
     cron: parseOnOff("CRON", env.CRON, true),
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
+    objects: parseObjectsConfig(env),
   });
 }
 
@@ -153,12 +151,4 @@ function parseOnOff(name: string, raw: string | undefined, fallback: boolean): b
   if (v === "on") return true;
   if (v === "off") return false;
   throw new ConfigError(name, `must be on or off, got "${raw}"`);
-}
-
-function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const v = raw.trim().toLowerCase();
-  if (["1", "true", "yes", "on"].includes(v)) return true;
-  if (["0", "false", "no", "off"].includes(v)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }

@@ -2,6 +2,7 @@ import { appRoot } from "./app-root.ts";
 import { parseConfig, type RuntimeConfig } from "./config.ts";
 
 export { ConfigError, parseConfig, type RuntimeConfig } from "./config.ts";
+export type { ObjectsConfig, S3Config } from "./objects-config.ts";
 export { appRoot } from "./app-root.ts";
 
 let current: RuntimeConfig | undefined;

@@ -7,4 +7,7 @@ export const pubsubAdminPath = "/__encore/pubsub";
 /** Cron control, for the operators' command when the server owns the embedded database. */
 export const cronControlPath = "/__encore/cron";
 
-export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, cronControlPath];
+/** Objects of the local provider's buckets: /objects/<bucket>/<name>, public or with a signature. */
+export const objectsPath = "/objects";
+
+export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, cronControlPath, objectsPath];

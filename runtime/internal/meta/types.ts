@@ -15,6 +15,19 @@ export interface AppMeta {
   readonly subscriptions: readonly PubSubMeta[];
   /** `new CronJob(...)` declarations, sorted by name. */
   readonly cronJobs: readonly CronJobMeta[];
+  /** `new Bucket(...)` declarations, sorted by name. */
+  readonly buckets: readonly BucketMeta[];
+}
+
+/** An object storage bucket; the server imports its file at boot so the declaration runs. */
+export interface BucketMeta {
+  readonly name: string;
+  /** Service whose folder declares it. */
+  readonly service: string;
+  /** Objects can be fetched by anyone at their public URL. */
+  readonly public: boolean;
+  readonly versioned: boolean;
+  readonly declaredIn: SourceLocation;
 }
 
 /** A scheduled job: which endpoint it calls, and when (always in UTC). */

@@ -1,4 +1,5 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
 import { findEndpoints } from "./endpoints.ts";
 import { createAppProgram } from "./program.ts";
@@ -13,8 +14,8 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets). Throws ParseError, naming file and line, on anything the
- * runtime could not serve faithfully.
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets). Throws ParseError, naming
+ * file and line, on anything the runtime could not serve faithfully.
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
@@ -39,5 +40,6 @@ export function parseApp(appRoot: string): AppMeta {
     topics,
     subscriptions,
     cronJobs: findCronJobs(app, services, endpoints),
+    buckets: findBuckets(app, services),
   };
 }

@@ -4,23 +4,25 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
+import { bucketSpec, localObjects } from "../objects/mod.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerCronControl } from "./cron-control.ts";
 import { registerHealth } from "./health.ts";
+import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
 import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes.ts";
 
 /**
- * Builds the public HTTP server: every exposed endpoint, /healthz, Encore's error
- * format. Endpoints with expose: false get no route, so from outside they are 404;
- * other services reach them in-process through ~encore/clients.
+ * Builds the public HTTP server: every exposed endpoint, /healthz, the local provider's
+ * /objects, Encore's error format. Endpoints with expose: false get no route, so from
+ * outside they are 404; other services reach them in-process through ~encore/clients.
  */
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
-  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken">,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects">,
   /** Token for the cron control routes; null leaves them off. */
   controlToken: string | null = null,
 ): Promise<FastifyInstance> {
@@ -55,6 +57,8 @@ export async function buildServer(
   registerHealth(app);
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
   registerCronControl(app, controlToken);
+  // The store is reached on the first request, so a server of an app without buckets never makes one.
+  if (cfg.objects.provider === "local") await app.register(objectRoutes({ store: localObjects, bucket: bucketSpec }));
 
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));

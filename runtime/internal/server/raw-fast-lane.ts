@@ -1,7 +1,7 @@
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Endpoint } from "../registry/endpoints.ts";
-import { healthPath } from "../meta/runtime-routes.ts";
+import { healthPath, objectsPath } from "../meta/runtime-routes.ts";
 import { routeMethods, staticPrefix, toFastifyPath } from "./routes.ts";
 
 export type RawDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -26,6 +26,7 @@ export function rawFastLane(
   const router = FindMyWay({ maxParamLength: 500 });
   const noop = () => {};
   router.on(["GET", "HEAD"], healthPath, noop, null);
+  router.on(["GET", "HEAD", "PUT"], `${objectsPath}/:bucket/*`, noop, null);
   for (const endpoint of endpoints) {
     const { meta } = endpoint;
     const path = meta.kind === "static" ? `${staticPrefix(meta.path)}*` : toFastifyPath(meta.path);

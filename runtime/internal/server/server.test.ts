@@ -2,6 +2,7 @@
 // would produce for them is covered by the parser's tests.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { config } from "../config/mod.ts";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema, RequestMeta } from "../meta/types.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
@@ -99,7 +100,7 @@ const endpoints: Endpoint[] = [
 ];
 
 async function serve(exposeInternalErrors: boolean) {
-  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null });
+  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null, objects: config().objects });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   return { app, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };

@@ -5,6 +5,7 @@ import { claimEmbeddedData, type OwnerClaim } from "../control/owner.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
+import { startObjects, stopObjects } from "../objects/mod.ts";
 import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { loadEndpoints } from "../registry/endpoints.ts";
 import { closeAllDatabases, connectionsReady, openDatabase, openedDatabases, physicalName } from "../sql/databases.ts";
@@ -22,6 +23,8 @@ export async function startServer(): Promise<FastifyInstance> {
   const cfg = config();
   const log = rootLogger();
   const meta = appMeta();
+  // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
+  const objects = meta.buckets.length > 0 ? await startObjects() : null;
   // Embedded data on disk is this process's alone; the cron command then goes through this server.
   const owner = !cfg.databaseUrl && cfg.pgliteStorage === "disk" ? claimEmbeddedData(cfg.dataDir) : null;
   const controlToken = owner ? randomBytes(32).toString("base64url") : null;
@@ -31,7 +34,7 @@ export async function startServer(): Promise<FastifyInstance> {
     if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
   }
 
-  const endpoints = await loadEndpoints(); // loading the services declares their topics and subscriptions
+  const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
   await connectionsReady();
   if (hasPubSub()) await startPubSub();
   const app = await buildServer(endpoints.values(), cfg, controlToken);
@@ -45,6 +48,7 @@ export async function startServer(): Promise<FastifyInstance> {
     {
       database: describeDatabase(meta.databases.map((d) => d.name)),
       publicBaseUrl: cfg.publicBaseUrl,
+      objects: objects ? describeObjects(objects.kind) : "none (no buckets)",
       cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
     },
     `listening on http://localhost:${port}`,
@@ -68,7 +72,14 @@ function describeDatabase(names: string[]): string {
   return `PostgreSQL at ${server.host}, databases ${names.map(physicalName).join(", ")}`;
 }
 
-/** Stop accepting, let in-flight requests and cron runs finish, close databases, exit 0. */
+function describeObjects(kind: "local" | "s3"): string {
+  const { dataDir, objects } = config();
+  if (kind === "local") return `local files under ${dataDir}/objects`;
+  const where = `S3 at ${objects.s3.endpoint ?? `AWS ${objects.s3.region}`}`;
+  return objects.s3.bucketPrefix ? `${where}, buckets prefixed ${objects.s3.bucketPrefix}` : where;
+}
+
+/** Stop accepting, let in-flight requests and cron runs finish, close object storage and databases, exit 0. */
 function stopOnSignals(app: FastifyInstance, owner: OwnerClaim | null): void {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -85,6 +96,7 @@ function stopOnSignals(app: FastifyInstance, owner: OwnerClaim | null): void {
       await app.close();
       await stopCron(shutdownTimeoutMs / 4);
       await stopPubSub(shutdownTimeoutMs / 4);
+      await stopObjects();
       await closeAllDatabases();
       owner?.release();
       process.exitCode = 0;

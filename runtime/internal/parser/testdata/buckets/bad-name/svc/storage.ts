@@ -1,0 +1,3 @@
+import { Bucket } from "encore.dev/storage/objects";
+
+export const uploads = new Bucket("User_Uploads");

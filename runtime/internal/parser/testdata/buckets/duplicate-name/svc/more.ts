@@ -1,0 +1,3 @@
+import { Bucket } from "encore.dev/storage/objects";
+
+export const first = new Bucket("files", { public: true });

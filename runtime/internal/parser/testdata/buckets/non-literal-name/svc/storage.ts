@@ -1,0 +1,4 @@
+import { Bucket } from "encore.dev/storage/objects";
+
+const name = ["up", "loads"].join("");
+export const uploads = new Bucket(name);
