@@ -2,8 +2,13 @@ import { describe, expect, test } from "vitest";
 import { parseUrlConfig } from "./config";
 
 describe("url service configuration", () => {
-  test("defaults: a 100,000-entry cache and clicks written every 100 ms", () => {
-    expect(parseUrlConfig({})).toEqual({ cacheSize: 100_000, clickFlushIntervalMs: 100 });
+  test("defaults: a 100,000-entry cache, clicks written every 100 ms, no QR codes", () => {
+    expect(parseUrlConfig({})).toEqual({ cacheSize: 100_000, clickFlushIntervalMs: 100, qrCodes: false });
+  });
+
+  test("QR_CODES=on turns the QR-code extension on", () => {
+    expect(parseUrlConfig({ QR_CODES: "on" }).qrCodes).toBe(true);
+    expect(parseUrlConfig({ QR_CODES: "Off" }).qrCodes).toBe(false);
   });
 
   test("0 selects a write per click", () => {
@@ -20,6 +25,7 @@ describe("url service configuration", () => {
     ["CLICK_FLUSH_INTERVAL_MS", "-5"],
     ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
     ["CLICK_FLUSH_INTERVAL_MS", "2147483648"],
+    ["QR_CODES", "yes please"],
   ])("a bad %s (%s) is an error naming it", (name, value) => {
     expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
   });

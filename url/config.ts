@@ -5,12 +5,16 @@ export interface UrlConfig {
   readonly cacheSize: number;
   /** How often counted clicks are written; 0 writes each click before answering. */
   readonly clickFlushIntervalMs: number;
+  /** The QR-code extension: each shorten stores a PNG of its short link and answers with its URL. */
+  readonly qrCodes: boolean;
 }
 
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
   return Object.freeze({
     cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
     clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
+    // Off unless asked for: the spec makes QR codes an optional extension.
+    qrCodes: onOff(env, "QR_CODES", false),
   });
 }
 
@@ -32,6 +36,14 @@ function wholeNumber(
     throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
   }
   return value;
+}
+
+function onOff(env: Readonly<Record<string, string | undefined>>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new Error(`invalid configuration: ${name} must be on or off, got "${env[name]}"`);
 }
 
 export const urlConfig: UrlConfig = parseUrlConfig(process.env);

@@ -1,7 +1,10 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { staticFirstSegments } from "~encore/routes";
+import log from "encore.dev/log";
 import { generateCode } from "./codes";
+import { urlConfig } from "./config";
+import { qrCodes, qrObjectName, storeQrCode } from "./qr-codes";
 import { checkTarget } from "./target";
 import { urlStore } from "./url-store";
 
@@ -15,6 +18,8 @@ export interface ShortenResponse {
   code: string;
   /** The absolute short link: the service's public address and the code. */
   shortUrl: string;
+  /** Public URL of the PNG QR image of `shortUrl`; only when the QR-code extension is on (QR_CODES=on). */
+  qrCodeUrl?: string;
 }
 
 /** Stores a URL under a new random 6-character code. */
@@ -23,7 +28,9 @@ export const shorten = api(
   async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
     const baseUrl = appMeta().apiBaseUrl;
     const code = await storeUnderFreshCode(checkTarget(url, baseUrl));
-    return { code, shortUrl: `${baseUrl}/${code}` };
+    const shortUrl = `${baseUrl}/${code}`;
+    if (!urlConfig.qrCodes) return { code, shortUrl };
+    return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };
   },
 );
 
@@ -36,15 +43,35 @@ export const maxCodeAttempts = 5;
 /**
  * Stores `target` under the first drawn code that is free and does not shadow a
  * route (a code "orders" would make GET /orders unreachable as a short link).
+ * With the QR-code extension on, the code's image is stored first (SPEC 4.1): a
+ * request whose image cannot be stored fails and stores no record.
  */
 export async function storeUnderFreshCode(target: string, drawCode: () => string = generateCode): Promise<string> {
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
     if (staticFirstSegments.has(code)) continue;
+    if (urlConfig.qrCodes && !(await qrCodeStored(code))) continue; // an image exists: the code is taken
     // Not cached here: only a lookup caches a link, and a lookup counts a click, so a
     // link with no clicks (all the cleanup job deletes) is in no instance's cache and
     // a deleted code, if drawn again, can never be answered with its old URL.
-    if (await urlStore.insert(code, target)) return code;
+    let stored: boolean;
+    try {
+      stored = await urlStore.insert(code, target);
+    } catch (err) {
+      // Tidy only: an image left behind is still the right one for its code.
+      if (urlConfig.qrCodes) await qrCodes.remove(qrObjectName(code)).catch(() => {});
+      throw err;
+    }
+    if (stored) return code;
   }
   throw APIError.unavailable(`no free short code found in ${maxCodeAttempts} attempts; please retry`);
+}
+
+async function qrCodeStored(code: string): Promise<boolean> {
+  try {
+    return await storeQrCode(code, `${appMeta().apiBaseUrl}/${code}`);
+  } catch (err) {
+    log.error(err, "storing a QR code failed", { code });
+    throw APIError.unavailable("the QR code could not be stored, so nothing was saved; please retry", err as Error);
+  }
 }

@@ -1,8 +1,10 @@
+import log from "encore.dev/log";
 import { setTimeout as sleep } from "node:timers/promises";
 import { urlCache } from "./cache";
 import { clickCounter } from "./clicks";
 import { urlConfig } from "./config";
 import { db } from "./db";
+import { qrCodes, qrObjectName } from "./qr-codes";
 
 /** Stale rows per batch: each delete is short, so a large table is never locked for long. */
 export const defaultBatchSize = 1000;
@@ -72,7 +74,25 @@ export async function deleteUnclicked(candidates: readonly Pick<Candidate, "id" 
   // Only a lookup caches a link, and it counts a click, so a deleted link is in no
   // cache unless it was looked up during this run; this instance's is evicted here.
   for (const code of codes) urlCache.delete(code);
-  // Once QR codes land (SPEC 2.4), each removed code's <code>.png in the qr-codes
-  // bucket is deleted here too.
+  await removeQrCodes(codes);
   return codes.length;
+}
+
+/** How many QR images are deleted at once: enough to hide S3's latency, few enough to be polite. */
+const qrRemovalConcurrency = 16;
+
+/**
+ * Deletes the removed codes' QR images, whether or not the extension is on now:
+ * images stored while it was on would otherwise outlive their links. A failure
+ * leaves an image behind, which is logged and harmless: it still shows its short
+ * link, and while it exists the code is not handed out again.
+ */
+async function removeQrCodes(codes: readonly string[]): Promise<void> {
+  const queue = [...codes];
+  const worker = async () => {
+    for (let code = queue.pop(); code !== undefined; code = queue.pop()) {
+      await qrCodes.remove(qrObjectName(code)).catch((err: unknown) => log.warn(err, "removing a QR code failed", { code }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(qrRemovalConcurrency, queue.length) }, worker));
 }

@@ -13,7 +13,9 @@ function drawing(...codes: string[]): () => string {
 
 describe("shortening", () => {
   test("gives a 6-character [a-z0-9] code and an absolute short link", async () => {
-    const { code, shortUrl } = await shorten({ url: "https://example.com/page?q=1" });
+    const response = await shorten({ url: "https://example.com/page?q=1" });
+    const { code, shortUrl } = response;
+    expect(response).not.toHaveProperty("qrCodeUrl"); // the QR-code extension is off by default
     expect(code).toMatch(/^[a-z0-9]{6}$/);
     expect(shortUrl).toBe(`${appMeta().apiBaseUrl}/${code}`);
     expect(await stats({ code })).toEqual({ code, originalUrl: "https://example.com/page?q=1", clicks: 0 });
