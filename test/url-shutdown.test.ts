@@ -31,4 +31,4 @@ test.each(["SIGTERM", "SIGINT"] as const)("a clean stop (%s) writes every answer
   } finally {
     await second.stop();
   }
-});
+}, 120_000); // two server processes, each opening its databases
