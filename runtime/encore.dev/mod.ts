@@ -2,4 +2,4 @@
 export { appMeta } from "./app-meta.ts";
 export type { AppMeta, BuildMeta, CloudProvider, DeployMeta, EnvironmentMeta, EnvironmentType, HostedService } from "./app-meta.ts";
 export { currentRequest } from "./req-meta.ts";
-export type { PubSubMessageMeta, RequestMeta } from "./req-meta.ts";
+export type { APICallMeta, APIDesc, BaseRequestMeta, Method, PubSubMessageMeta, RequestMeta, TraceData } from "./req-meta.ts";

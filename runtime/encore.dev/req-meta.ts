@@ -1,10 +1,15 @@
-import { currentRequestMeta, type PubSubMessageMeta } from "../internal/reqtrack/mod.ts";
+import { currentRequestMeta, type RequestMeta } from "../internal/reqtrack/mod.ts";
 
-export type { PubSubMessageMeta };
-/** Only subscription handlers are tracked so far; API calls report undefined. */
-export type RequestMeta = PubSubMessageMeta;
+export type { APICallMeta, APIDesc, BaseRequestMeta, Method, PubSubMessageMeta, RequestMeta, TraceData } from "../internal/reqtrack/mod.ts";
 
-/** The request being handled: in a subscription handler, the message's id and delivery attempt. */
+/**
+ * The request being handled: an API call (endpoint, method, path, headers, ...) or a
+ * pub/sub message (topic, message id, delivery attempt). Undefined outside any request,
+ * and while the auth handler runs, as in encore.dev.
+ * @example
+ * const req = currentRequest();
+ * if (req?.type === "api-call") log.info("serving", { path: req.path });
+ */
 export function currentRequest(): RequestMeta | undefined {
   return currentRequestMeta();
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { config } from "../internal/config/mod.ts";
-import { loadEndpoints } from "../internal/registry/endpoints.ts";
+import { loadAuthHandler, loadEndpoints } from "../internal/registry/endpoints.ts";
 import { buildServer } from "../internal/server/app.ts";
 
 export interface TestServer {
@@ -10,9 +10,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The app's real HTTP server on a free loopback port, on this test file's databases. */
+/** The app's real HTTP server (its auth handler included) on a free loopback port, on this test file's databases. */
 export async function startTestServer(): Promise<TestServer> {
-  const app = await buildServer((await loadEndpoints()).values(), config());
+  const app = await buildServer((await loadEndpoints()).values(), config(), { auth: await loadAuthHandler() });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (typeof address !== "object" || !address) throw new Error("server has no TCP address");

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
 import type { AppMeta } from "../meta/types.ts";
-import { renderClients, renderHandlers, renderRoutes } from "./render.ts";
+import { renderAuth, renderClients, renderHandlers, renderRoutes } from "./render.ts";
 
 export const genDir = "encore.gen";
 const hashFile = "internal/inputs.sha256";
@@ -38,6 +38,7 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
     renderHandlers(meta),
     ...renderClients(meta),
     renderRoutes(meta),
+    renderAuth(meta),
     { path: hashFile, content: digest }, // last: a crash midway leaves no valid hash behind
   ];
   for (const f of files) {

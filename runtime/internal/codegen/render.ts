@@ -28,7 +28,8 @@ function moduleAlias(file: string): string {
  * loading the handlers runs every declaration, endpoint or not.
  */
 export function renderHandlers(meta: AppMeta): RenderedFile {
-  const files = [...new Set(meta.services.flatMap((s) => s.endpoints.map((e) => e.file)))].sort();
+  const auth = meta.auth;
+  const files = [...new Set([...meta.services.flatMap((s) => s.endpoints.map((e) => e.file)), ...(auth ? [auth.file] : [])])].sort();
   const declaring = [...new Set([...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file))]
     .filter((f) => !files.includes(f))
     .sort();
@@ -41,8 +42,46 @@ export function renderHandlers(meta: AppMeta): RenderedFile {
   );
   return {
     path: "internal/handlers.ts",
-    content: `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n`,
+    content:
+      `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n` +
+      `\n/** The auth handler the Gateway runs; null when the app has none. */\n` +
+      `export const authHandler: unknown = ${auth ? `${moduleAlias(auth.file)}.${auth.name}` : "null"};\n`,
   };
+}
+
+/**
+ * encore.gen/auth/index.ts (~encore/auth): getAuthData() typed with what the app's auth
+ * handler resolves to, as Encore generates it, and CallOpts.authData to call another
+ * endpoint as a given user. Without an auth handler AuthData is null.
+ */
+export function renderAuth(meta: AppMeta): RenderedFile {
+  const auth = meta.auth;
+  const lines = [header];
+  if (auth) {
+    lines.push(
+      `import { getAuthData as currentAuthData } from "encore.dev/internal/codegen/auth";`,
+      `import type { ${auth.name} as authHandler } from "${importPath(1, auth.file)}";`,
+      "",
+      `/** What the auth handler ${auth.service}.${auth.name} returns for an authenticated caller. */`,
+      "export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;",
+      "",
+      "/** The caller's auth data while an authenticated request is handled; null otherwise. */",
+      "export function getAuthData(): AuthData | null {",
+      "  return currentAuthData<AuthData>();",
+      "}",
+    );
+  } else {
+    lines.push(
+      "/** The app has no auth handler, so no request is ever authenticated. */",
+      "export type AuthData = null;",
+      "",
+      "export function getAuthData(): AuthData | null {",
+      "  return null;",
+      "}",
+    );
+  }
+  lines.push("", `declare module "encore.dev/api" {`, "  interface CallOpts {", "    authData?: AuthData;", "  }", "}", "");
+  return { path: "auth/index.ts", content: lines.join("\n") };
 }
 
 /** encore.gen/clients/: one module per service, and an index naming them. */

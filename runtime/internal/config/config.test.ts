@@ -18,6 +18,7 @@ describe("configuration", () => {
       natsUrl: null,
       pubsubAdminToken: null,
       cron: true,
+      trustProxy: false,
       objects: {
         provider: "local",
         signingKey: null,
@@ -75,6 +76,11 @@ describe("configuration", () => {
     expect(parseConfig({ CRON: "ON" }, root).cron).toBe(true);
   });
 
+  test("TRUST_PROXY=on says one load balancer stands in front", () => {
+    expect(parseConfig({ TRUST_PROXY: "on" }, root).trustProxy).toBe(true);
+    expect(parseConfig({ TRUST_PROXY: "Off" }, root).trustProxy).toBe(false);
+  });
+
   test.each([
     ["PORT", { PORT: "eighty" }],
     ["PORT", { PORT: "70000" }],
@@ -90,6 +96,7 @@ describe("configuration", () => {
     ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
     ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
     ["CRON", { CRON: "disabled" }],
+    ["TRUST_PROXY", { TRUST_PROXY: "yes" }],
     ["OBJECTS_PROVIDER", { OBJECTS_PROVIDER: "gcs" }],
     ["OBJECTS_SIGNING_KEY", { OBJECTS_SIGNING_KEY: "too-short" }],
     ["OBJECTS_PUBLIC_BASE_URL", { OBJECTS_PUBLIC_BASE_URL: "cdn.sho.rt" }],

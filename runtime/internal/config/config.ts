@@ -33,6 +33,11 @@ export interface RuntimeConfig {
   readonly environmentType: "production" | "development" | "test";
   /** Object storage (OBJECTS_*). */
   readonly objects: ObjectsConfig;
+  /**
+   * TRUST_PROXY=on: requests come through one load balancer, so the last entry of
+   * X-Forwarded-For (the one it appended) is the client. Off: the peer address is.
+   */
+  readonly trustProxy: boolean;
 }
 
 const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
@@ -56,6 +61,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     cron: parseOnOff("CRON", env.CRON, true),
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
     objects: parseObjectsConfig(env),
+    trustProxy: parseOnOff("TRUST_PROXY", env.TRUST_PROXY, false),
   });
 }
 

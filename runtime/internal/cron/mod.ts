@@ -20,8 +20,9 @@ export function cronScheduler(): Promise<CronScheduler<CronJobMeta>> {
     return new CronScheduler({
       jobs: appMeta().cronJobs,
       store,
-      // The same in-process call as ~encore/clients, so internal endpoints are reachable.
-      runJob: (job) => callEndpoint(job.endpoint.service, job.endpoint.name, undefined),
+      // The same in-process call as ~encore/clients, so internal endpoints are reachable;
+      // anonymous, whatever started the scheduler or the manual run.
+      runJob: (job) => callEndpoint(job.endpoint.service, job.endpoint.name, undefined, { authData: null }),
       log: rootLogger().child({ component: "cron" }),
     });
   })();

@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 1;
+  readonly version: 2;
   readonly services: readonly ServiceMeta[];
   readonly databases: readonly DatabaseMeta[];
   /** Names passed to `secret("...")`, sorted, de-duplicated. */
@@ -17,6 +17,28 @@ export interface AppMeta {
   readonly cronJobs: readonly CronJobMeta[];
   /** `new Bucket(...)` declarations, sorted by name. */
   readonly buckets: readonly BucketMeta[];
+  /** The auth handler the app's Gateway runs; null when there is none. */
+  readonly auth: AuthHandlerMeta | null;
+}
+
+/**
+ * `export const name = authHandler(fn)`, attached with `new Gateway({ authHandler: name })`.
+ * The runtime calls it whenever a request carries at least one of its parameters.
+ */
+export interface AuthHandlerMeta {
+  /** Service whose folder declares it. */
+  readonly service: string;
+  /** The exported const, e.g. "auth". */
+  readonly name: string;
+  /** Module that exports it, e.g. "auth/auth.ts". */
+  readonly file: string;
+  readonly line: number;
+  /** Its parameters: header and query fields only (path and body are null). */
+  readonly params: RequestMeta;
+  /** What it returns for an authenticated caller: an object type with `userID: string`. */
+  readonly authData: JSONSchema;
+  /** Where `new Gateway({ authHandler })` attaches it. */
+  readonly gateway: SourceLocation;
 }
 
 /** An object storage bucket; the server imports its file at boot so the declaration runs. */

@@ -1,4 +1,5 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { findAuthHandler } from "./auth-handler.ts";
 import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
 import { findEndpoints } from "./endpoints.ts";
@@ -14,14 +15,15 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets, pub/sub, cron jobs, buckets). Throws ParseError, naming
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets, the auth handler). Throws ParseError, naming
  * file and line, on anything the runtime could not serve faithfully.
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
   checkSdkResolves(app);
   const services = findServices(app);
-  const endpoints = findEndpoints(app, services, new SchemaBuilder(app));
+  const schemas = new SchemaBuilder(app);
+  const endpoints = findEndpoints(app, services, schemas);
   checkRouteConflicts(endpoints);
   const { databases, secrets, topics, subscriptions } = findResources(app, services);
   const byService = new Map<string, EndpointMeta[]>();
@@ -29,7 +31,7 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 1,
+    version: 2,
     services: services.map((service) => ({
       name: service.name,
       dir: service.dir,
@@ -41,5 +43,6 @@ export function parseApp(appRoot: string): AppMeta {
     subscriptions,
     cronJobs: findCronJobs(app, services, endpoints),
     buckets: findBuckets(app, services),
+    auth: findAuthHandler(app, services, schemas),
   };
 }

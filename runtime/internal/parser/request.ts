@@ -84,7 +84,8 @@ function isPlainObjectType(checker: ts.TypeChecker, type: ts.Type): boolean {
   return !checker.isArrayType(type) && !checker.isTupleType(type) && type.getCallSignatures().length === 0;
 }
 
-function declaredTypeNode(declaration: ts.Declaration): ts.TypeNode | undefined {
+/** The type as written on a property declaration, where `Header<...>` and `Query<...>` are still visible. */
+export function declaredTypeNode(declaration: ts.Declaration): ts.TypeNode | undefined {
   if (ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration)) return declaration.type;
   return undefined;
 }

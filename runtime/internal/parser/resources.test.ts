@@ -49,6 +49,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(1);
+    expect(meta.version).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
-import { runWithRequest } from "../reqtrack/mod.ts";
+import { pubsubDelivery, runWithRequest } from "../reqtrack/mod.ts";
 import { openDatabase, physicalName } from "../sql/databases.ts";
 import { PostgresDriver } from "../sql/postgres-driver.ts";
 import type { PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
@@ -52,14 +52,14 @@ export function startPubSub(): Promise<PubSubProvider> {
       subscribed.add(sub);
       p.subscribe(sub.spec, (d) =>
         runWithRequest(
-          {
+          pubsubDelivery({
             type: "pubsub-message",
             service: sub.service,
             topic: sub.spec.topic,
             subscription: sub.spec.name,
             messageId: d.messageId,
             deliveryAttempt: d.attempt,
-          },
+          }),
           async () => {
             await sub.handler(JSON.parse(d.payload));
           },

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { appRoot } from "../config/app-root.ts";
 import { appMeta } from "../meta/load.ts";
-import type { EndpointMeta } from "../meta/types.ts";
+import type { AuthHandlerMeta, EndpointMeta } from "../meta/types.ts";
 
 /** Where the generator writes the map from "service.endpoint" to the app's exported handler. */
 export const handlersFile = "encore.gen/internal/handlers.ts";
@@ -15,9 +15,17 @@ export interface Endpoint {
   readonly handler: unknown;
 }
 
-let loading: Promise<ReadonlyMap<string, Endpoint>> | undefined;
+/** The app's auth handler with its metadata. */
+export interface AuthHandlerEntry {
+  readonly meta: AuthHandlerMeta;
+  readonly handler: (params: Record<string, unknown>) => Promise<unknown>;
+}
 
-type HandlersModule = { handlers: Record<string, unknown> };
+let loading: Promise<ReadonlyMap<string, Endpoint>> | undefined;
+let loadingAuth: Promise<AuthHandlerEntry | null> | undefined;
+let imported: Promise<HandlersModule> | undefined;
+
+type HandlersModule = { handlers: Record<string, unknown>; authHandler?: unknown };
 
 // By default the generated map is imported by path (tsx, vitest); a bundle, where no
 // such file exists at run time, supplies its own import of it instead.
@@ -34,7 +42,7 @@ export function provideHandlers(load: () => Promise<HandlersModule>): void {
  */
 export function loadEndpoints(): Promise<ReadonlyMap<string, Endpoint>> {
   loading ??= (async () => {
-    const mod = await importHandlers();
+    const mod = await handlersModule();
     const endpoints = new Map<string, Endpoint>();
     for (const service of appMeta().services) {
       for (const meta of service.endpoints) {
@@ -47,4 +55,23 @@ export function loadEndpoints(): Promise<ReadonlyMap<string, Endpoint>> {
     return endpoints;
   })();
   return loading;
+}
+
+/** The app's auth handler, loaded once with the endpoints; null when the app has none. */
+export function loadAuthHandler(): Promise<AuthHandlerEntry | null> {
+  loadingAuth ??= (async () => {
+    const meta = appMeta().auth ?? null;
+    if (!meta) return null;
+    const handler = (await handlersModule()).authHandler;
+    if (typeof handler !== "function") {
+      throw new Error(`${handlersFile} has no auth handler ${meta.service}.${meta.name}: run "npm run gen"`);
+    }
+    return { meta, handler: handler as AuthHandlerEntry["handler"] };
+  })();
+  return loadingAuth;
+}
+
+function handlersModule(): Promise<HandlersModule> {
+  imported ??= importHandlers();
+  return imported;
 }

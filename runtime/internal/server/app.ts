@@ -1,11 +1,12 @@
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type onRequestAsyncHookHandler } from "fastify";
 import { createServer } from "node:http";
 import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
 import { bucketSpec, localObjects } from "../objects/mod.ts";
-import type { Endpoint } from "../registry/endpoints.ts";
+import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
+import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerCronControl } from "./cron-control.ts";
@@ -13,26 +14,35 @@ import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
-import { invokeRaw, registerRawRoutes, staticPrefix, typedRoute } from "./routes.ts";
+import { rawInvoker, registerRawRoutes, staticPrefix, typedRoute, type RouteContext } from "./routes.ts";
+
+export interface ServerOptions {
+  /** The app's auth handler, run by every endpoint's auth step; none when absent. */
+  readonly auth?: AuthHandlerEntry | null;
+  /** Token for the cron control routes; absent leaves them off. */
+  readonly controlToken?: string | null;
+}
 
 /**
- * Builds the public HTTP server: every exposed endpoint, /healthz, the local provider's
- * /objects, Encore's error format. Endpoints with expose: false get no route, so from
+ * Builds the public HTTP server: every exposed endpoint behind the auth handler's step,
+ * /healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
  * outside they are 404; other services reach them in-process through ~encore/clients.
  */
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
-  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects">,
-  /** Token for the cron control routes; null leaves them off. */
-  controlToken: string | null = null,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy">,
+  options: ServerOptions = {},
 ): Promise<FastifyInstance> {
   const exposed = [...endpoints].filter((e) => e.meta.expose);
+  const routeContext: RouteContext = {
+    auth: options.auth ? compileAuthenticator(options.auth, cfg.trustProxy) : null,
+    exposeInternalErrors: cfg.exposeInternalErrors,
+    trustProxy: cfg.trustProxy,
+  };
+  const raw = exposed.filter((e) => e.meta.kind === "raw");
+  const invokers = new Map(raw.map((e) => [e, rawInvoker(e, routeContext)] as const));
   let closing = false;
-  const fastLane = rawFastLane(
-    exposed,
-    (endpoint, req, res) => invokeRaw(endpoint, req, res, cfg.exposeInternalErrors),
-    () => closing,
-  );
+  const fastLane = rawFastLane(exposed, invokers, () => closing);
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
@@ -56,27 +66,42 @@ export async function buildServer(
   });
   registerHealth(app);
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
-  registerCronControl(app, controlToken);
+  registerCronControl(app, options.controlToken ?? null);
   // The store is reached on the first request, so a server of an app without buckets never makes one.
   if (cfg.objects.provider === "local") await app.register(objectRoutes({ store: localObjects, bucket: bucketSpec }));
 
   for (const endpoint of exposed) {
-    if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint));
+    if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint, routeContext));
   }
-  registerRawRoutes(app, exposed.filter((e) => e.meta.kind === "raw"), cfg.exposeInternalErrors);
+  registerRawRoutes(app, raw, invokers);
   for (const { meta } of exposed) {
     if (meta.kind !== "static" || !meta.static) continue;
-    await app.register(fastifyStatic, {
-      root: path.resolve(cfg.appRoot, meta.static.dir),
-      prefix: staticPrefix(meta.path),
-      decorateReply: false,
-      setHeaders: meta.static.headers
-        ? (res) => {
-            for (const [k, v] of Object.entries(meta.static?.headers ?? {})) res.setHeader(k, v as string | string[]);
-          }
-        : undefined,
+    const files = meta.static;
+    const guard = staticAuthHook(meta.auth, routeContext.auth);
+    // In a scope of its own, so the auth step guards these files and nothing else.
+    await app.register(async (scope) => {
+      if (guard) scope.addHook("onRequest", guard);
+      await scope.register(fastifyStatic, {
+        root: path.resolve(cfg.appRoot, files.dir),
+        prefix: staticPrefix(meta.path),
+        decorateReply: false,
+        setHeaders: files.headers
+          ? (res) => {
+              for (const [k, v] of Object.entries(files.headers ?? {})) res.setHeader(k, v as string | string[]);
+            }
+          : undefined,
+      });
     });
   }
   await app.ready();
   return app;
+}
+
+/** The auth step of a static endpoint: its files run no app code, so only the verdict matters. */
+function staticAuthHook(requiresAuth: boolean, auth: Authenticator | null): onRequestAsyncHookHandler | null {
+  if (!requiresAuth && auth === null) return null;
+  const step = compileAuthStep(requiresAuth, auth);
+  return async (req) => {
+    await step(req.raw, req.query as Record<string, unknown>);
+  };
 }

@@ -2,7 +2,7 @@ import FindMyWay, { type HTTPMethod } from "find-my-way";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { healthPath, objectsPath } from "../meta/runtime-routes.ts";
-import { routeMethods, staticPrefix, toFastifyPath } from "./routes.ts";
+import { routeMethods, staticPrefix, toFastifyPath, type RawInvoker } from "./routes.ts";
 
 export type RawDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -15,7 +15,7 @@ export type RawDispatch = (req: IncomingMessage, res: ServerResponse) => boolean
  */
 export function rawFastLane(
   endpoints: readonly Endpoint[],
-  invoke: (endpoint: Endpoint, req: IncomingMessage, res: ServerResponse) => void,
+  invokers: ReadonlyMap<Endpoint, RawInvoker>,
   isClosing: () => boolean,
 ): RawDispatch | null {
   const eligible = endpoints.filter(
@@ -30,7 +30,7 @@ export function rawFastLane(
   for (const endpoint of endpoints) {
     const { meta } = endpoint;
     const path = meta.kind === "static" ? `${staticPrefix(meta.path)}*` : toFastifyPath(meta.path);
-    const store = eligible.includes(endpoint) ? endpoint : null;
+    const store = eligible.includes(endpoint) ? invokers.get(endpoint)! : null;
     router.on(routeMethods(meta) as HTTPMethod[], path, noop, store);
   }
 
@@ -40,9 +40,9 @@ export function rawFastLane(
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const found = router.find(req.method as HTTPMethod, query === -1 ? url : url.slice(0, query));
-    const endpoint = found?.store as Endpoint | null | undefined;
-    if (!endpoint) return false;
-    invoke(endpoint, req, res);
+    const invoke = found?.store as RawInvoker | null | undefined;
+    if (!invoke) return false;
+    invoke(req, res, found!.params);
     return true;
   };
 }

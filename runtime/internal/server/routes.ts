@@ -1,11 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { APIError } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { rootLogger } from "../log/root.ts";
+import { ApiCallRequest } from "../reqtrack/api-call.ts";
+import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
+import { compileAuthStep, type Authenticator } from "./auth.ts";
+import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
+
+type Source = Record<string, unknown>;
 
 /** Encore's default body limit. */
 export const defaultBodyLimit = 2 * 1024 * 1024;
@@ -26,12 +31,22 @@ export function routeMethods(meta: EndpointMeta): HTTPMethods[] {
   return meta.methods.includes("*") ? anyMethod : (meta.methods as HTTPMethods[]);
 }
 
-/** The Fastify route of a typed endpoint, with its decoder and serializer built now. */
-export function typedRoute(endpoint: Endpoint): RouteOptions {
+/** What every route of one server shares, settled at boot. */
+export interface RouteContext {
+  /** The app's auth handler, compiled; null when the app has none. */
+  readonly auth: Authenticator | null;
+  readonly exposeInternalErrors: boolean;
+  readonly trustProxy: boolean;
+}
+
+/** The Fastify route of a typed endpoint, with its auth step, decoder and serializer built now. */
+export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions {
   const { meta } = endpoint;
   const handler = endpoint.handler as Handler;
   const decode = meta.request ? compileRequestDecoder(meta.request) : null;
   const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
+  const authenticate = compileAuthStep(meta.auth, ctx.auth);
+  const readsForwardedFor = meta.request?.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for") ?? false;
 
   return {
     method: routeMethods(meta),
@@ -40,43 +55,83 @@ export function typedRoute(endpoint: Endpoint): RouteOptions {
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
     schema: meta.response ? { response: { 200: stripAnnotations(meta.response) } } : undefined,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      // No auth handler is supported yet, so no caller can be authenticated.
-      if (meta.auth) throw APIError.unauthenticated("endpoint requires auth but none provided");
-      let params: unknown;
+      // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
+      const pending = authenticate(req.raw, req.query as Source);
+      const authData = pending === null ? null : await pending;
+      let params: Source | undefined;
       if (decode) {
-        const path = req.params as Record<string, unknown>;
+        if (readsForwardedFor) settleForwardedFor(req.raw, ctx.trustProxy);
+        const path = req.params as Source;
         if (wildcard !== undefined) path[wildcard] = path["*"];
         const raw: RawParts = {
           path,
-          query: req.query as Record<string, unknown>,
-          headers: req.headers as Record<string, unknown>,
+          query: req.query as Source,
+          headers: req.headers as Source,
           body: req.body === undefined ? {} : req.body, // Fastify skips the parser for an empty body
         };
         params = decode(raw);
       }
-      const result = await handler(params);
+      const request = new ApiCallRequest(meta, authData, req.raw, null, params);
+      const result = await runWithRequest(request, () => handler(params));
       return meta.response ? result : reply.send();
     },
   };
 }
 
+/** Serves one raw endpoint: Node's request and response, with the router's path parameters. */
+export type RawInvoker = (req: IncomingMessage, res: ServerResponse, routeParams: Source) => void;
+
+/**
+ * Compiled per raw endpoint at boot. The handler gets the response to write, so failures
+ * (thrown, a rejected promise from an async handler, or the auth step) are answered here
+ * in Encore's format. A request without auth parameters to an endpoint that does not need
+ * them reaches the handler synchronously, with no promise: a scan of the header names and
+ * one small request object (what currentRequest() and getAuthData() read) are all it adds.
+ */
+export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
+  const { meta } = endpoint;
+  const handler = endpoint.handler as Handler;
+  const expose = ctx.exposeInternalErrors;
+  const authenticate = compileAuthStep(meta.auth, ctx.auth);
+  const call = (req: IncomingMessage, res: ServerResponse, routeParams: Source, authData: AuthData | null): void => {
+    const request = new ApiCallRequest(meta, authData, req, routeParams, undefined);
+    // A body arrives later, in events from the connection: they must see this request too.
+    if (req.method !== "GET" && req.method !== "HEAD") bindEvents(req, request);
+    try {
+      const result = runWithRequest(request, () => handler(req, res));
+      if (result instanceof Promise) result.catch((err: unknown) => failRaw(err, req, res, expose));
+    } catch (err) {
+      failRaw(err, req, res, expose);
+    }
+  };
+  return (req, res, routeParams) => {
+    let pending: Promise<AuthData | null> | null;
+    try {
+      pending = authenticate(req, null);
+    } catch (err) {
+      return failRaw(err, req, res, expose);
+    }
+    if (pending === null) return call(req, res, routeParams, null);
+    pending.then(
+      (authData) => call(req, res, routeParams, authData),
+      (err: unknown) => failRaw(err, req, res, expose),
+    );
+  };
+}
+
 /** Raw endpoints get Node's request and response untouched, body unread. */
-export function registerRawRoutes(
-  app: FastifyInstance,
-  endpoints: readonly Endpoint[],
-  exposeInternalErrors: boolean,
-): void {
+export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endpoint[], invokers: ReadonlyMap<Endpoint, RawInvoker>): void {
   if (endpoints.length === 0) return;
   // A scope whose parser leaves the body unread. The hot GET/HEAD routes are served
   // by the raw fast lane before Fastify; here they are only reached while closing.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
-    for (const endpoint of endpoints) scope.route(rawRoute(endpoint, exposeInternalErrors));
+    for (const endpoint of endpoints) scope.route(rawRoute(endpoint, invokers.get(endpoint)!));
   });
 }
 
-function rawRoute(endpoint: Endpoint, exposeInternalErrors: boolean): RouteOptions {
+function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
   return {
     method: routeMethods(endpoint.meta),
     url: toFastifyPath(endpoint.meta.path),
@@ -84,33 +139,16 @@ function rawRoute(endpoint: Endpoint, exposeInternalErrors: boolean): RouteOptio
     exposeHeadRoute: false,
     handler: (req, reply) => {
       reply.hijack();
-      invokeRaw(endpoint, req.raw, reply.raw, exposeInternalErrors);
+      invoke(req.raw, reply.raw, req.params as Source);
     },
   };
 }
 
-/**
- * Calls a raw handler. The response is the handler's, so failures (thrown, or a
- * rejected promise from an async handler) are answered here in Encore's format.
- */
-export function invokeRaw(
-  { handler }: Endpoint,
-  req: IncomingMessage,
-  res: ServerResponse,
-  exposeInternalErrors: boolean,
-): void {
-  const fail = (err: unknown) => {
-    const { status, body } = toWire(err, exposeInternalErrors);
-    if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
-    if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
-    res.end(JSON.stringify(body));
-  };
-  try {
-    const result = (handler as Handler)(req, res);
-    if (result instanceof Promise) result.catch(fail);
-  } catch (err) {
-    fail(err);
-  }
+function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean): void {
+  const { status, body } = toWire(err, exposeInternalErrors);
+  if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
+  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
 }
 
 // Annotations for the request side (x-encore-type) mean nothing to the serializer.

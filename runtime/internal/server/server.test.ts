@@ -100,7 +100,7 @@ const endpoints: Endpoint[] = [
 ];
 
 async function serve(exposeInternalErrors: boolean) {
-  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null, objects: config().objects });
+  const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null, objects: config().objects, trustProxy: false });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   return { app, url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` };

@@ -7,7 +7,7 @@ import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
 import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
-import { loadEndpoints } from "../registry/endpoints.ts";
+import { loadAuthHandler, loadEndpoints } from "../registry/endpoints.ts";
 import { closeAllDatabases, connectionsReady, openDatabase, openedDatabases, physicalName } from "../sql/databases.ts";
 import { buildServer } from "./app.ts";
 
@@ -37,7 +37,7 @@ export async function startServer(): Promise<FastifyInstance> {
   const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
   await connectionsReady();
   if (hasPubSub()) await startPubSub();
-  const app = await buildServer(endpoints.values(), cfg, controlToken);
+  const app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler(), controlToken });
   await app.listen({ host: cfg.host, port: cfg.port });
   if (cfg.cron && hasCronJobs()) await startCron();
 
@@ -50,6 +50,7 @@ export async function startServer(): Promise<FastifyInstance> {
       publicBaseUrl: cfg.publicBaseUrl,
       objects: objects ? describeObjects(objects.kind) : "none (no buckets)",
       cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
+      auth: meta.auth ? `${meta.auth.service}.${meta.auth.name}` : "none",
     },
     `listening on http://localhost:${port}`,
   );

@@ -24,6 +24,27 @@ export function compileValidator(schema: JSONSchema, location: FieldLocation | "
   return (location === "body" || location === "call" ? strict : fromText).compile(schema);
 }
 
+// Values made by app code rather than parsed from JSON: a Date field holds a Date.
+const values = makeAjv(false);
+values.addKeyword({
+  keyword: "x-encore-date-value",
+  schemaType: "boolean",
+  validate: (_: boolean, data: unknown) => data instanceof Date && !Number.isNaN(data.getTime()),
+});
+
+/** Validator for values app code returns (auth data): like a JSON body, but dates are Date objects. */
+export function compileValueValidator(schema: JSONSchema): ValidateFunction {
+  return values.compile(withDateValues(schema) as JSONSchema);
+}
+
+function withDateValues(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withDateValues);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const node = schema as Record<string, unknown>;
+  if (node["x-encore-type"] === "date") return { "x-encore-date-value": true };
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withDateValues(value)]));
+}
+
 const where: Record<FieldLocation | "call", (field: string) => string> = {
   body: (f) => `field "${f}" of the request body`,
   call: (f) => `field "${f}" of the request`,

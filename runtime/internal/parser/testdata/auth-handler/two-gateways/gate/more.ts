@@ -1,0 +1,3 @@
+import { Gateway } from "encore.dev/api";
+
+export const another = new Gateway({});
