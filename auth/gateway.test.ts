@@ -1,0 +1,111 @@
+import { randomBytes } from "node:crypto";
+import { SQLDatabase } from "encore.dev/storage/sqldb";
+import { SignJWT, type JWTPayload } from "jose";
+import { beforeAll, describe, expect, test } from "vitest";
+import { users } from "~encore/clients";
+import { jwtKey } from "./config";
+import { auth } from "./gateway";
+import { login } from "./login";
+import { tokenAudience, tokenIssuer } from "./tokens";
+
+// The users service's database, only to delete an account behind the service's back.
+const usersDb = SQLDatabase.named("users");
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+let alice: { id: string; email: string };
+let validToken: string;
+
+beforeAll(async () => {
+  alice = await users.create({ email: "alice@example.com", name: "Alice", age: 30, password: "alice's password" });
+  ({ token: validToken } = await login({ email: "alice@example.com", password: "alice's password", forwardedFor: "192.0.2.1" }));
+});
+
+/** A token like the app's, with any claim, header or key changed. */
+function sign(
+  claims: JWTPayload = {},
+  { key = jwtKey, alg = "HS256" }: { key?: Uint8Array; alg?: string } = {},
+): Promise<string> {
+  const iat = nowSeconds();
+  const standard = { sub: alice.id, iss: tokenIssuer, aud: tokenAudience, iat, nbf: iat, exp: iat + 3600 };
+  return new SignJWT({ email: alice.email, ...standard, ...claims }).setProtectedHeader({ alg, typ: "JWT" }).sign(key);
+}
+
+async function expectRefused(authorization: string): Promise<void> {
+  await expect(auth({ authorization })).rejects.toMatchObject({ code: "unauthenticated", message: "invalid or expired token" });
+}
+
+describe("the auth handler", () => {
+  test("accepts a token from login, giving the user's id and email", async () => {
+    expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({ userID: alice.id, email: "alice@example.com" });
+  });
+
+  test("takes the Bearer scheme in any case, and surrounding spaces", async () => {
+    expect((await auth({ authorization: `  bearer ${validToken} ` }))?.userID).toBe(alice.id);
+  });
+
+  test("accepts a token the app signed with all its claims in order (the test's own signer agrees with login's)", async () => {
+    expect((await auth({ authorization: `Bearer ${await sign()}` }))?.userID).toBe(alice.id);
+  });
+
+  test.each([
+    ["the token without the Bearer scheme", () => validToken],
+    ["another scheme", () => `Basic ${validToken}`],
+    ["Bearer and nothing", () => "Bearer "],
+    ["an empty header", () => ""],
+    ["a token that is not a JWT", () => "Bearer not.a.jwt"],
+    ["a token of two tokens", () => `Bearer ${validToken} ${validToken}`],
+    ["a token over 4096 characters", () => `Bearer ${validToken}${"A".repeat(4096)}`],
+  ])("refuses %s", async (_what, header) => {
+    await expectRefused(header());
+  });
+
+  test("refuses a token whose exp has passed, beyond the 30 s of clock tolerance", async () => {
+    const now = nowSeconds();
+    await expectRefused(`Bearer ${await sign({ iat: now - 7200, nbf: now - 7200, exp: now - 60 })}`);
+    // 10 s past exp is within the tolerance for clocks that differ between instances.
+    const justExpired = await sign({ iat: now - 3610, nbf: now - 3610, exp: now - 10 });
+    expect((await auth({ authorization: `Bearer ${justExpired}` }))?.userID).toBe(alice.id);
+  });
+
+  test("refuses a token that is not valid yet (nbf in the future), or has no exp", async () => {
+    await expectRefused(`Bearer ${await sign({ nbf: nowSeconds() + 120 })}`);
+    await expectRefused(`Bearer ${await sign({ exp: undefined })}`);
+  });
+
+  test("refuses a token signed with another key", async () => {
+    await expectRefused(`Bearer ${await sign({}, { key: randomBytes(32) })}`);
+  });
+
+  test("refuses another algorithm with the right key (HS512): the algorithm is pinned", async () => {
+    await expectRefused(`Bearer ${await sign({}, { alg: "HS512" })}`);
+  });
+
+  test('refuses alg "none", with or without a signature', async () => {
+    const [, payload, signature] = validToken.split(".");
+    const header = b64url({ alg: "none", typ: "JWT" });
+    await expectRefused(`Bearer ${header}.${payload}.`);
+    await expectRefused(`Bearer ${header}.${payload}.${signature}`);
+  });
+
+  test("refuses a token whose payload was changed after signing", async () => {
+    const [header, payload, signature] = validToken.split(".");
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString());
+    const forged = b64url({ ...claims, sub: "00000000-0000-4000-8000-000000000000", exp: claims.exp + 86_400 });
+    await expectRefused(`Bearer ${header}.${forged}.${signature}`);
+  });
+
+  test("refuses a token made for another issuer or audience", async () => {
+    await expectRefused(`Bearer ${await sign({ iss: "someone-else" })}`);
+    await expectRefused(`Bearer ${await sign({ aud: "another-api" })}`);
+  });
+
+  test("refuses a token of a user that no longer exists", async () => {
+    const bob = await users.create({ email: "bob@example.com", name: "Bob", age: 41, password: "bob's password" });
+    const { token } = await login({ email: "bob@example.com", password: "bob's password", forwardedFor: "192.0.2.2" });
+    expect((await auth({ authorization: `Bearer ${token}` }))?.userID).toBe(bob.id);
+    await usersDb.exec`DELETE FROM users WHERE id = ${bob.id}::uuid`;
+    await expectRefused(`Bearer ${token}`);
+  });
+});
