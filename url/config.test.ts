@@ -3,7 +3,7 @@ import { parseUrlConfig } from "./config";
 
 describe("url service configuration", () => {
   test("defaults: a 100,000-entry cache, clicks written every 100 ms, no QR codes", () => {
-    expect(parseUrlConfig({})).toEqual({ cacheSize: 100_000, clickFlushIntervalMs: 100, qrCodes: false });
+    expect(parseUrlConfig({})).toEqual({ cacheSize: 100_000, clickFlushIntervalMs: 100, qrCodes: false, requireLoginToShorten: false });
   });
 
   test("QR_CODES=on turns the QR-code extension on", () => {
@@ -26,6 +26,7 @@ describe("url service configuration", () => {
     ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
     ["CLICK_FLUSH_INTERVAL_MS", "2147483648"],
     ["QR_CODES", "yes please"],
+    ["REQUIRE_LOGIN_TO_SHORTEN", "1"],
   ])("a bad %s (%s) is an error naming it", (name, value) => {
     expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
   });

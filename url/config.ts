@@ -7,6 +7,8 @@ export interface UrlConfig {
   readonly clickFlushIntervalMs: number;
   /** The QR-code extension: each shorten stores a PNG of its short link and answers with its URL. */
   readonly qrCodes: boolean;
+  /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
+  readonly requireLoginToShorten: boolean;
 }
 
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
@@ -15,6 +17,8 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
     clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
     // Off unless asked for: the spec makes QR codes an optional extension.
     qrCodes: onOff(env, "QR_CODES", false),
+    // Off: the spec's shorten examples carry no credentials.
+    requireLoginToShorten: onOff(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
   });
 }
 

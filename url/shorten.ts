@@ -1,5 +1,6 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
+import { getAuthData } from "~encore/auth";
 import { staticFirstSegments } from "~encore/routes";
 import log from "encore.dev/log";
 import { generateCode } from "./codes";
@@ -22,12 +23,17 @@ export interface ShortenResponse {
   qrCodeUrl?: string;
 }
 
-/** Stores a URL under a new random 6-character code. */
+/**
+ * Stores a URL under a new random 6-character code, recording the signed-in user
+ * as its creator. Anonymous shortens are allowed unless REQUIRE_LOGIN_TO_SHORTEN=on.
+ */
 export const shorten = api(
   { expose: true, method: "POST", path: "/shorten" },
   async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
+    const user = getAuthData();
+    if (!user && urlConfig.requireLoginToShorten) throw APIError.unauthenticated("sign in to shorten URLs");
     const baseUrl = appMeta().apiBaseUrl;
-    const code = await storeUnderFreshCode(checkTarget(url, baseUrl));
+    const code = await storeUnderFreshCode(checkTarget(url, baseUrl), generateCode, user?.userID ?? null);
     const shortUrl = `${baseUrl}/${code}`;
     if (!urlConfig.qrCodes) return { code, shortUrl };
     return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };
@@ -46,7 +52,11 @@ export const maxCodeAttempts = 5;
  * With the QR-code extension on, the code's image is stored first (SPEC 4.1): a
  * request whose image cannot be stored fails and stores no record.
  */
-export async function storeUnderFreshCode(target: string, drawCode: () => string = generateCode): Promise<string> {
+export async function storeUnderFreshCode(
+  target: string,
+  drawCode: () => string = generateCode,
+  createdBy: string | null = null,
+): Promise<string> {
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
     if (staticFirstSegments.has(code)) continue;
@@ -56,7 +66,7 @@ export async function storeUnderFreshCode(target: string, drawCode: () => string
     // a deleted code, if drawn again, can never be answered with its old URL.
     let stored: boolean;
     try {
-      stored = await urlStore.insert(code, target);
+      stored = await urlStore.insert(code, target, createdBy);
     } catch (err) {
       // Tidy only: an image left behind is still the right one for its code.
       if (urlConfig.qrCodes) await qrCodes.remove(qrObjectName(code)).catch(() => {});

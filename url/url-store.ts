@@ -4,6 +4,8 @@ import { outboxRelay, type OutboxRow } from "./outbox-relay";
 interface PendingInsert {
   readonly code: string;
   readonly url: string;
+  /** The signed-in user who shortened it, or null. */
+  readonly createdBy: string | null;
   readonly done: (inserted: boolean) => void;
   readonly fail: (err: unknown) => void;
 }
@@ -23,9 +25,9 @@ class UrlStore {
   #writing = false;
 
   /** Resolves true once stored, false when the code is already taken. */
-  insert(code: string, url: string): Promise<boolean> {
+  insert(code: string, url: string, createdBy: string | null = null): Promise<boolean> {
     return new Promise((done, fail) => {
-      this.#queue.push({ code, url, done, fail });
+      this.#queue.push({ code, url, createdBy, done, fail });
       if (!this.#writing) void this.drain();
     });
   }
@@ -53,8 +55,9 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<Set<PendingI
   const entries = [...firstByCode.values()];
   const rows = await db.queryAll<OutboxRow>`
     WITH stored AS (
-      INSERT INTO urls (code, original_url)
-      SELECT * FROM unnest(${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[])
+      INSERT INTO urls (code, original_url, created_by)
+      SELECT * FROM unnest(
+        ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${entries.map((e) => e.createdBy)}::text[])
       ON CONFLICT (code) DO NOTHING
       RETURNING code, original_url, created_at)
     INSERT INTO url_shortened_outbox (code, original_url, created_at)
