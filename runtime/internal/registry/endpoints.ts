@@ -2,6 +2,7 @@ import path from "node:path";
 import { appRoot } from "../config/app-root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { AuthHandlerMeta, EndpointMeta } from "../meta/types.ts";
+import { connectionsReady } from "../sql/databases.ts";
 
 /** Where the generator writes the map from "service.endpoint" to the app's exported handler. */
 export const handlersFile = "encore.gen/internal/handlers.ts";
@@ -72,6 +73,11 @@ export function loadAuthHandler(): Promise<AuthHandlerEntry | null> {
 }
 
 function handlersModule(): Promise<HandlersModule> {
-  imported ??= importHandlers();
+  // Importing the app's modules may hand out connection strings (drizzle(db.connectionString));
+  // they are served before any handler runs, also when the first call is in-process (tests).
+  imported ??= importHandlers().then(async (mod) => {
+    await connectionsReady();
+    return mod;
+  });
   return imported;
 }

@@ -5,6 +5,7 @@ import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
 import type { SqlDriver } from "./driver.ts";
 import { trackInFlight } from "./in-flight.ts";
+import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
 import { PGliteDriver } from "./pglite-driver.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
@@ -79,10 +80,7 @@ export function physicalName(name: string): string {
 async function open(name: string): Promise<SqlDriver> {
   const cfg = config();
   const declared = findDeclaration(name);
-  if (declared?.migrationsSource === "drizzle") {
-    throw new Error(`database ${name}: drizzle-kit migrations are not supported by this runtime yet`);
-  }
-  const migrations = declared?.migrationsDir ? readMigrations(cfg.appRoot, declared.migrationsDir) : [];
+  const migrations = declared ? declaredMigrations(cfg.appRoot, declared) : [];
   const driver = trackInFlight(
     cfg.databaseUrl
     ? await PostgresDriver.open(cfg.databaseUrl, physicalName(name))
@@ -100,6 +98,17 @@ async function open(name: string): Promise<SqlDriver> {
     throw err;
   }
   return driver;
+}
+
+/** A declared database's migrations, read by the reader for its layout (`source`). */
+export function declaredMigrations(
+  appRoot: string,
+  declared: Pick<DatabaseMeta, "migrationsDir" | "migrationsSource">,
+): Migration[] {
+  if (!declared.migrationsDir) return [];
+  return declared.migrationsSource === "drizzle"
+    ? readDrizzleMigrations(appRoot, declared.migrationsDir)
+    : readMigrations(appRoot, declared.migrationsDir);
 }
 
 // Unix socket paths are limited to ~100 bytes, so they live in the temp folder.

@@ -22,7 +22,11 @@ export class MigrationError extends Error {
 const upFile = /^(\d+)_([A-Za-z0-9_-]+)\.up\.sql$/;
 const downFile = /^(\d+)_([A-Za-z0-9_-]+)\.down\.sql$/;
 
-/** Reads and checks a migrations folder: sorted by version, no duplicates, no stray .sql files. */
+/**
+ * Reads and checks a folder of plain SQL migrations (Encore's default layout):
+ * sorted by version, no duplicates, no stray .sql files. drizzle-kit's layout has
+ * its own reader (drizzle-migrations.ts) returning the same Migration[].
+ */
 export function readMigrations(appRoot: string, dir: string): Migration[] {
   const abs = path.resolve(appRoot, dir);
   let entries: string[];

@@ -15,7 +15,13 @@ import type { Row, SqlConnection, SqlDriver, SqlTransaction } from "./driver.ts"
  *   lose recent commits. The README says so; use PostgreSQL where that matters.
  * - Other client libraries (drizzle and the like) reach it through a PostgreSQL
  *   wire-protocol server on a Unix socket, which needs no port and is known
- *   synchronously, as SQLDatabase.connectionString must be.
+ *   synchronously, as SQLDatabase.connectionString must be. The server accepts a
+ *   pool's worth of connections (drizzle(connectionString) opens a pg.Pool of up
+ *   to 10; the server's default of one refuses the second with "Too many
+ *   connections") and queues their statements onto the one session, keeping a
+ *   client's open transaction to that client. Statements the runtime sends
+ *   directly (SQLDatabase's methods) bypass that queue, so they can run inside
+ *   a socket client's open transaction: the one-session caveat above, again.
  */
 export class PGliteDriver implements SqlDriver {
   readonly kind = "pglite";
@@ -68,7 +74,11 @@ export class PGliteDriver implements SqlDriver {
   async serveConnections(): Promise<void> {
     this.#socketServer ??= (async () => {
       mkdirSync(this.socketDir, { recursive: true });
-      const server = new PGLiteSocketServer({ db: this.db, path: `${this.socketDir}/.s.PGSQL.5432` });
+      const server = new PGLiteSocketServer({
+        db: this.db,
+        path: `${this.socketDir}/.s.PGSQL.5432`,
+        maxConnections: socketConnections,
+      });
       await server.start();
       return server;
     })();
@@ -85,6 +95,9 @@ export class PGliteDriver implements SqlDriver {
     return `PGlite(${this.name})`;
   }
 }
+
+// Enough for a few pools (pg's default pool is 10) in one process.
+const socketConnections = 64;
 
 type Outcome = "commit" | "rollback";
 

@@ -1,0 +1,4 @@
+CREATE TABLE "notes" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"title" text NOT NULL
+);
