@@ -1,6 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { passwords } from "./passwords";
+import { checkedProfile } from "./profile-rules";
 import { userStore, type User } from "./user-store";
 
 export interface CreateUserRequest {
@@ -18,10 +19,8 @@ export const create = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/users", sensitive: true },
   async ({ email, name, age, password }: CreateUserRequest): Promise<User> => {
-    if (!Number.isInteger(age)) throw APIError.invalidArgument(`age must be a whole number, got ${age}`);
-    const trimmedName = name.trim();
-    if (trimmedName === "") throw APIError.invalidArgument("name must not be blank");
-    const user = await userStore.insert({ email, name: trimmedName, age, passwordHash: await passwords.hash(password) });
+    const profile = checkedProfile({ name, age });
+    const user = await userStore.insert({ email, ...profile, passwordHash: await passwords.hash(password) });
     if (!user) throw APIError.alreadyExists("an account with this email already exists");
     return user;
   },
