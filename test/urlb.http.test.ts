@@ -110,6 +110,10 @@ describe("routing", () => {
     await urlb.list(); // opens the database
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", databases: { urlb: "ok" } });
+    // Every database opened so far is reported; loading the app opens some (drizzle's connection strings).
+    const body = (await res.json()) as { status: string; databases: Record<string, string> };
+    expect(body.status).toBe("ok");
+    expect(body.databases.urlb).toBe("ok");
+    expect(Object.values(body.databases).every((state) => state === "ok")).toBe(true);
   });
 });

@@ -1,0 +1,74 @@
+import { api, APIError } from "encore.dev/api";
+import type { Max, Min } from "encore.dev/validate";
+import { getAuthData } from "~encore/auth";
+import { requireInteger } from "./ids";
+import { findOrder, type StoredOrderWithItems } from "./order-store";
+
+export interface OrderItem {
+  productId: number | null;
+  name: string;
+  quantity: number;
+  /** Unit price when the order was placed. */
+  price: number;
+}
+
+export interface OrderDetails {
+  id: number;
+  status: string;
+  items: OrderItem[];
+  total: number;
+}
+
+/** The REST example of SPEC 2.6, snake_case as it is written there. */
+export interface RestOrder {
+  id: number;
+  status: string;
+  customer_id: string;
+  items: { product_id: number | null; name: string; quantity: number; price: number }[];
+  total: number;
+}
+
+interface OrderId {
+  /** A whole number; 1.5 is rejected with 400, "abc" before the handler runs. */
+  id: number & Min<1> & Max<2147483647>;
+}
+
+/** An order and its items. Public. */
+export const getOrder = api(
+  { expose: true, method: "GET", path: "/orders/:id" },
+  async ({ id }: OrderId): Promise<OrderDetails> => {
+    const order = await load(id);
+    return {
+      id: order.id,
+      status: order.status,
+      items: order.items.map((i) => ({ productId: i.productId, name: i.name, quantity: i.quantity, price: Number(i.price) })),
+      total: Number(order.total),
+    };
+  },
+);
+
+/**
+ * An order as a REST resource. Signed-in callers see only their own orders:
+ * another customer's is 403 `permission_denied` (a missing one is 404).
+ */
+export const getRestOrder = api(
+  { expose: true, auth: true, method: "GET", path: "/api/orders/:id" },
+  async ({ id }: OrderId): Promise<RestOrder> => {
+    const order = await load(id);
+    if (order.customerId !== getAuthData()!.userID) throw APIError.permissionDenied("this order belongs to another customer");
+    return {
+      id: order.id,
+      status: order.status,
+      customer_id: order.customerId,
+      items: order.items.map((i) => ({ product_id: i.productId, name: i.name, quantity: i.quantity, price: Number(i.price) })),
+      total: Number(order.total),
+    };
+  },
+);
+
+async function load(id: number): Promise<StoredOrderWithItems> {
+  requireInteger(id, "id");
+  const order = await findOrder(id);
+  if (!order) throw APIError.notFound("order not found");
+  return order;
+}

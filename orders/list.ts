@@ -1,0 +1,69 @@
+import { api, type Query } from "encore.dev/api";
+import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { requireInteger } from "./ids";
+import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./order-store";
+import type { OrderItem } from "./get";
+
+export interface ListOrdersRequest {
+  /** Only this customer's (user's) orders. */
+  customerId?: Query<string & MinLen<1> & MaxLen<100>>;
+  /** Orders per page, 1 to 100; default 20. */
+  limit?: Query<number & Min<1> & Max<100>>;
+  /** Where to continue: the `nextCursor` of the previous page. */
+  cursor?: Query<number & Min<1> & Max<2147483647>>;
+}
+
+export interface OrderSummary {
+  id: number;
+  customerId: string;
+  status: string;
+  total: number;
+  createdAt: Date;
+}
+
+export interface ListOrdersResponse {
+  /** Newest first (by id). */
+  orders: OrderSummary[];
+  /** Present when more orders follow: pass it as `cursor` for the next page. */
+  nextCursor?: number;
+}
+
+const defaultLimit = 20;
+
+/** Orders, newest first, a page at a time, optionally for one customer. Public. */
+export const list = api(
+  { expose: true, method: "GET", path: "/orders" },
+  async ({ customerId, limit = defaultLimit, cursor }: ListOrdersRequest): Promise<ListOrdersResponse> => {
+    requireInteger(limit, "limit");
+    if (cursor !== undefined) requireInteger(cursor, "cursor");
+    const rows = await listOrders({ customerId, before: cursor, limit });
+    const page = rows.slice(0, limit).map(summaryOf);
+    return rows.length > limit ? { orders: page, nextCursor: page.at(-1)!.id } : { orders: page };
+  },
+);
+
+export interface RecentOrder extends OrderSummary {
+  items: OrderItem[];
+}
+
+/** SPEC 8: the N+1 example lists 50 orders. */
+const recentCount = 50;
+
+/** The 50 most recent orders with their items, in two queries (not 51). Public. */
+export const recent = api(
+  { expose: true, method: "GET", path: "/orders/recent" },
+  async (): Promise<{ orders: RecentOrder[] }> => ({ orders: (await recentOrders(recentCount)).map(recentOf) }),
+);
+
+const summaryOf = (o: StoredOrder): OrderSummary => ({
+  id: o.id,
+  customerId: o.customerId,
+  status: o.status,
+  total: Number(o.total),
+  createdAt: o.createdAt,
+});
+
+const recentOf = (o: StoredOrderWithItems): RecentOrder => ({
+  ...summaryOf(o),
+  items: o.items.map((i) => ({ productId: i.productId, name: i.name, quantity: i.quantity, price: Number(i.price) })),
+});

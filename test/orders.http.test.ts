@@ -1,0 +1,107 @@
+// The shop's endpoints over HTTP: routing (/orders/recent beside /orders/:id),
+// validation of path, query and body text, and bearer-token access.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+async function call(method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}): Promise<Reply> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` },
+    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+let accounts = 0;
+async function signedIn(): Promise<{ userID: string; token: string }> {
+  const email = `shopper${++accounts}@example.com`;
+  const created = await call("POST", "/users", { body: { email, name: "Shopper", age: 30, password: "correct horse battery" } });
+  expect(created.status).toBe(200);
+  const login = await call("POST", "/auth/login", { body: { email, password: "correct horse battery" } });
+  expect(login.status).toBe(200);
+  return { userID: created.body.id as string, token: login.body.token as string };
+}
+
+describe("the shop over HTTP", () => {
+  test("seeded products are there on a fresh start", async () => {
+    const res = await call("GET", "/products/1");
+    expect(res).toMatchObject({ status: 200, body: { id: 1, name: "Encore T-shirt", price: 25, currency: "USD" } });
+    expect((await call("GET", "/products/99")).status).toBe(404);
+  });
+
+  test("/orders/recent is its own route, not /orders/:id with id \"recent\"", async () => {
+    const placed = await call("POST", "/orders", { body: { customerId: "http-1", total: 12.5 } });
+    expect(placed).toMatchObject({ status: 200, body: { customerId: "http-1", total: 12.5 } });
+    const recent = await call("GET", "/orders/recent");
+    expect(recent.status).toBe(200);
+    expect((recent.body.orders as { id: number }[])[0]!.id).toBe(Number(placed.body.id));
+    const one = await call("GET", `/orders/${placed.body.id as string}`);
+    expect(one).toMatchObject({ status: 200, body: { id: Number(placed.body.id), status: "pending", items: [], total: 12.5 } });
+  });
+
+  test.each(["abc", "1.5", "0", "-3"])("GET /orders/%s is 400 invalid_argument", async (id) => {
+    expect(await call("GET", `/orders/${id}`)).toMatchObject({ status: 400, body: { code: "invalid_argument" } });
+  });
+
+  test("POST /orders with a string total is 400", async () => {
+    const res = await call("POST", "/orders", { raw: `{"customerId":"c","total":"10"}` });
+    expect(res).toMatchObject({ status: 400, body: { code: "invalid_argument" } });
+  });
+
+  test("GET /orders pages by query parameters; a bad limit is 400", async () => {
+    for (let i = 0; i < 3; i++) await call("POST", "/orders", { body: { customerId: "http-pager", total: i } });
+    const first = await call("GET", "/orders?customerId=http-pager&limit=2");
+    expect(first.status).toBe(200);
+    expect(first.body.orders).toHaveLength(2);
+    const second = await call("GET", `/orders?customerId=http-pager&limit=2&cursor=${first.body.nextCursor as number}`);
+    expect(second.body.orders).toHaveLength(1);
+    expect(second.body).not.toHaveProperty("nextCursor");
+    expect((await call("GET", "/orders?limit=101")).status).toBe(400);
+    expect((await call("GET", "/orders?limit=ten")).status).toBe(400);
+  });
+
+  test("POST /orders/preview prices a cart; an unknown product is 404", async () => {
+    const ok = await call("POST", "/orders/preview", { body: { items: [{ productId: 2, quantity: 3 }] } });
+    expect(ok).toMatchObject({ status: 200, body: { total: 14.97, currency: "USD" } });
+    expect((await call("POST", "/orders/preview", { body: { items: [{ productId: 77, quantity: 1 }] } })).status).toBe(404);
+    expect((await call("POST", "/orders/preview", { body: { items: [{ productId: 1, quantity: 0 }] } })).status).toBe(400);
+  });
+
+  test("GET /api/orders/:id: the owner's token reads it, another's is 403, none is 401", async () => {
+    const owner = await signedIn();
+    const other = await signedIn();
+    const placed = await call("POST", "/orders", { body: { customerId: owner.userID, total: 5 } });
+    const path = `/api/orders/${placed.body.id as string}`;
+    expect(await call("GET", path, { token: owner.token })).toMatchObject({
+      status: 200,
+      body: { id: Number(placed.body.id), status: "pending", customer_id: owner.userID, items: [], total: 5 },
+    });
+    expect(await call("GET", path, { token: other.token })).toMatchObject({ status: 403, body: { code: "permission_denied" } });
+    expect((await call("GET", path)).status).toBe(401);
+    expect((await call("GET", "/api/orders/999999", { token: owner.token })).status).toBe(404);
+  });
+
+  test("GET /checkout/summary sums the caller's orders; without a token it is 401", async () => {
+    const me = await signedIn();
+    await call("POST", "/orders", { body: { customerId: me.userID, total: 0.1 } });
+    await call("POST", "/orders", { body: { customerId: me.userID, total: 0.2 } });
+    // 0.1 + 0.2 is 0.30000000000000004 in floating point; numeric sums it exactly.
+    expect(await call("GET", "/checkout/summary", { token: me.token })).toMatchObject({
+      status: 200,
+      body: { count: 2, total: 0.3, currency: "USD" },
+    });
+    expect((await call("GET", "/checkout/summary")).status).toBe(401);
+  });
+});
