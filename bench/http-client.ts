@@ -4,7 +4,7 @@
 import { Agent, request } from "node:http";
 
 export interface Phase {
-  send(method: "GET" | "POST", url: string, body?: string): Promise<{ status: number; body: string }>;
+  send(method: "GET" | "HEAD" | "POST", url: string, body?: string): Promise<{ status: number; body: string }>;
   end(): void;
 }
 
