@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { url } from "~encore/clients";
 import { jwtKey } from "../auth/config";
 import { tokenAudience, tokenIssuer } from "../auth/tokens";
+import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db";
 import { db as usersDb } from "../users/db";
@@ -15,35 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function call(method: string, path: string, opts: { body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...opts.headers };
-  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = apiCaller(() => server.url);
 
 let accounts = 0;
 /** A new account and a token for it. */
 async function signedInUser(): Promise<{ email: string; userID: string; token: string }> {
   const email = `user${++accounts}@example.com`;
-  const created = await call("POST", "/users", { body: { email, name: "Ada", age: 36, password: "correct horse battery" } });
+  const { created, login, userID, token } = await signUpAndLogIn(call, email);
   expect(created.status).toBe(200);
   expect(created.body).not.toHaveProperty("password");
   expect(created.body).not.toHaveProperty("passwordHash");
-  const login = await call("POST", "/auth/login", { body: { email, password: "correct horse battery" } });
   expect(login.status).toBe(200);
   expect(Date.parse(login.body.expiresAt as string)).toBeGreaterThan(Date.now());
-  return { email, userID: created.body.id as string, token: login.body.token as string };
+  return { email, userID, token };
 }
 
 const unauthenticated = { code: "unauthenticated", details: null };

@@ -1,6 +1,7 @@
 // The shop's endpoints over HTTP: routing (/orders/recent beside /orders/:id),
 // validation of path, query and body text, and bearer-token access.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
 let server: TestServer;
@@ -9,29 +10,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function call(method: string, path: string, opts: { body?: unknown; raw?: string; token?: string } = {}): Promise<Reply> {
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers: opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` },
-    body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = apiCaller(() => server.url);
 
 let accounts = 0;
 async function signedIn(): Promise<{ userID: string; token: string }> {
   const email = `shopper${++accounts}@example.com`;
-  const created = await call("POST", "/users", { body: { email, name: "Shopper", age: 30, password: "correct horse battery" } });
+  const { created, login, userID, token } = await signUpAndLogIn(call, email, { name: "Shopper", age: 30 });
   expect(created.status).toBe(200);
-  const login = await call("POST", "/auth/login", { body: { email, password: "correct horse battery" } });
   expect(login.status).toBe(200);
-  return { userID: created.body.id as string, token: login.body.token as string };
+  return { userID, token };
 }
 
 describe("the shop over HTTP", () => {

@@ -1,5 +1,6 @@
 // The users service's account endpoints over HTTP with real bearer tokens: what a client sees.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
 let server: TestServer;
@@ -8,23 +9,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function call(method: string, path: string, opts: { body?: unknown; token?: string } = {}) {
-  const headers: Record<string, string> = opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` };
-  const res = await fetch(`${server.url}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = apiCaller(() => server.url);
 
 let accounts = 0;
 async function signedInUser(): Promise<{ id: string; email: string; token: string }> {
   const email = `http${++accounts}@example.com`;
-  const created = await call("POST", "/users", { body: { email, name: "Ada", age: 36, password: "correct horse battery" } });
-  const login = await call("POST", "/auth/login", { body: { email, password: "correct horse battery" } });
-  return { id: created.body.id as string, email, token: login.body.token as string };
+  const { userID, token } = await signUpAndLogIn(call, email);
+  return { id: userID, email, token };
 }
 
 describe("account endpoints over HTTP", () => {
