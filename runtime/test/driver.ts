@@ -11,7 +11,13 @@ import { PostgresDriver } from "../internal/sql/postgres-driver.ts";
  * A fresh, empty database on the engine this test project runs on (in-memory
  * PGlite, or a new database on the PostgreSQL server), and a function that drops it.
  */
-export async function freshDriver(): Promise<{ driver: SqlDriver; drop: () => Promise<void>; reopen?: () => Promise<SqlDriver> }> {
+export async function freshDriver(): Promise<{
+  driver: SqlDriver;
+  drop: () => Promise<void>;
+  reopen?: () => Promise<SqlDriver>;
+  /** PostgreSQL only: the database's URL, for clients of its own (LISTEN). */
+  connectionString?: string;
+}> {
   const name = `rt_${randomBytes(5).toString("hex")}`;
   const serverUrl = config().databaseUrl;
   if (!serverUrl) {
@@ -22,6 +28,7 @@ export async function freshDriver(): Promise<{ driver: SqlDriver; drop: () => Pr
   const others: SqlDriver[] = [];
   return {
     driver,
+    connectionString: PostgresDriver.connectionString(serverUrl, name),
     /** Another pool on the same database, as a second instance would have. */
     reopen: async () => {
       const other = await PostgresDriver.open(serverUrl, name);

@@ -14,11 +14,21 @@ export class Notifier {
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
 
+  /**
+   * @param onListening called each time LISTEN is (re)established: publishes made
+   *   while it was down woke nobody, so subscribers should look once.
+   */
   constructor(
     private readonly url: string | undefined,
     private readonly log: { warn(obj: object, msg: string): void },
     private readonly onTopic: (topic: string) => void,
+    private readonly onListening: () => void = () => {},
   ) {}
+
+  /** Whether other instances' publishes reach this one now. */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
 
   async start(): Promise<void> {
     if (!this.url || this.#closed) return;
@@ -29,6 +39,7 @@ export class Notifier {
       await client.connect();
       await client.query(`LISTEN ${channel}`);
       this.#client = client;
+      this.onListening();
     } catch (err) {
       this.reconnect(client, err);
     }

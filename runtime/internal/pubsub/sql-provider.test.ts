@@ -30,14 +30,16 @@ function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<vo
 let driver: SqlDriver;
 let drop: () => Promise<void>;
 let reopen: (() => Promise<SqlDriver>) | undefined;
+let connectionString: string | undefined;
 const providers: PubSubProvider[] = [];
 
 async function provider(
   subs: SubscriptionSpec[],
   handlers: ((d: Delivery) => Promise<void>)[],
   on: SqlDriver = driver,
+  options: { listenUrl?: string; pollIntervalMs?: number } = {},
 ): Promise<PubSubProvider> {
-  const p = sqlProvider({ driver: on, log: quiet, pollIntervalMs: 200 });
+  const p = sqlProvider({ driver: on, log: quiet, pollIntervalMs: 200, ...options });
   providers.push(p);
   await p.start([topic], subs);
   subs.forEach((s, i) => p.subscribe(s, handlers[i]!));
@@ -45,7 +47,7 @@ async function provider(
 }
 
 beforeEach(async () => {
-  ({ driver, drop, reopen } = await freshDriver());
+  ({ driver, drop, reopen, connectionString } = await freshDriver());
 });
 
 afterEach(async () => {
@@ -182,5 +184,61 @@ describe("SQL pub/sub provider", () => {
     await other.publish("events", "{}");
     await new Promise((r) => setTimeout(r, 300));
     expect(started).toBe(1);
+  });
+});
+
+/** The driver, counting the statements sent through it. */
+function counting(inner: SqlDriver): { driver: SqlDriver; count: () => number } {
+  let n = 0;
+  const driver: SqlDriver = {
+    ...inner,
+    kind: inner.kind,
+    query: (text, params) => (n++, inner.query(text, params)),
+    execScript: (sql) => (n++, inner.execScript(sql)),
+    begin: () => (n++, inner.begin()),
+    acquire: () => (n++, inner.acquire()),
+    serveConnections: () => inner.serveConnections(),
+    close: () => inner.close(),
+  };
+  return { driver, count: () => n };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("an idle SQL subscriber", () => {
+  test("without LISTEN it looks for messages once per poll interval, not continuously", async () => {
+    const got: string[] = [];
+    const db = counting(driver);
+    const p = await provider([spec("s")], [async (d) => void got.push(d.payload)], db.driver, { pollIntervalMs: 500 });
+    await p.publish("events", "{}");
+    await until(() => got.length === 1, "delivery");
+    await sleep(300); // the ack and the look after it
+    const before = db.count();
+    await sleep(2000);
+    // A look is a claim plus the next-due query: 4 intervals, 8 statements at most.
+    // (The bug this guards against made thousands.)
+    expect(db.count() - before).toBeLessThanOrEqual(8);
+  });
+
+  // PGlite has no LISTEN/NOTIFY across connections: this half runs on PostgreSQL.
+  test.skipIf(!process.env.DATABASE_URL)("with LISTEN up it runs no query at all, and another instance's publish still wakes it at once", async () => {
+    const got: number[] = [];
+    const db = counting(driver);
+    await provider([spec("s")], [async () => void got.push(Date.now())], db.driver, {
+      listenUrl: connectionString,
+      pollIntervalMs: 60_000,
+    });
+    await sleep(500); // LISTEN connects, and the look that follows it finds nothing
+    const before = db.count();
+    await sleep(2000);
+    expect(db.count() - before).toBe(0);
+
+    const other = sqlProvider({ driver: await reopen!(), log: quiet, listenUrl: connectionString });
+    providers.push(other);
+    await other.start([topic], [spec("s")]);
+    const sent = Date.now();
+    await other.publish("events", "{}");
+    await until(() => got.length === 1, "delivery woken by NOTIFY", 5000);
+    expect(got[0]! - sent).toBeLessThan(1000); // far below the 60 s poll interval
   });
 });

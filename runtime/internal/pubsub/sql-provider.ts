@@ -12,7 +12,11 @@ export interface SqlProviderOptions {
   /** PostgreSQL only: a connection string to LISTEN on, so other instances' publishes wake this one. */
   readonly listenUrl?: string;
   readonly log: { warn(obj: object, msg: string): void };
-  /** Longest wait between looks for due messages when nothing wakes the subscriber. */
+  /**
+   * How often subscribers look for due messages while nothing else can wake them
+   * (no LISTEN, or its connection is down), and how soon after a failed look.
+   * With LISTEN up, an idle subscriber does not poll.
+   */
   readonly pollIntervalMs?: number;
 }
 
@@ -31,7 +35,12 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const { driver } = options;
   let routes: { topics: string[]; subscriptions: string[] } = { topics: [], subscriptions: [] };
   const subscribers = new Map<string, SqlSubscriber>();
-  const notifier = new Notifier(options.listenUrl, options.log, (topic) => wake(topic));
+  const notifier = new Notifier(
+    options.listenUrl,
+    options.log,
+    (topic) => wake(topic),
+    () => subscribers.forEach((s) => s.wake()),
+  );
 
   // Concurrent publishes share one statement and one commit.
   const publishes = new GroupCommit<Pending>(async (batch) => {
@@ -71,7 +80,14 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     },
 
     subscribe(spec, handler) {
-      const subscriber = new SqlSubscriber(driver, spec, handler, options.log, options.pollIntervalMs ?? 1000);
+      const subscriber = new SqlSubscriber(
+        driver,
+        spec,
+        handler,
+        options.log,
+        options.pollIntervalMs ?? 1000,
+        () => notifier.listening,
+      );
       subscribers.set(`${spec.topic}\u0000${spec.name}`, subscriber);
       subscriber.wake();
     },

@@ -4,6 +4,9 @@ import { retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, ty
 /** Most deliveries claimed by one statement, so "no concurrency limit" stays bounded per query. */
 const claimBatch = 100;
 
+/** Node's setTimeout fires at once for anything longer. */
+const longestTimerMs = 2_147_483_647;
+
 /** How often each subscriber drops messages older than their retention. */
 const retentionSweepMs = 60_000;
 
@@ -30,12 +33,19 @@ export class SqlSubscriber {
   #lastSweep = 0;
   readonly #handlers = new Set<Promise<void>>();
 
+  /**
+   * @param pollIntervalMs how long to wait before looking again when nothing else
+   *   will wake this subscriber: after a failed look, and while `listening()` is false.
+   * @param listening whether publishes from other instances wake this one (LISTEN is
+   *   up). While it is, an idle subscriber sets no timer and runs no query at all.
+   */
   constructor(
     private readonly driver: SqlDriver,
     readonly spec: SubscriptionSpec,
     private readonly handler: DeliveryHandler,
     private readonly log: { warn(obj: object, msg: string): void },
     private readonly pollIntervalMs: number,
+    private readonly listening: () => boolean = () => false,
   ) {}
 
   /** Looks for due messages now (a publish happened, or a handler slot freed up). */
@@ -61,7 +71,8 @@ export class SqlSubscriber {
     this.#pumping = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    let nextLookMs = this.pollIntervalMs;
+    // null: nothing is pending, so only a publish (or a freed handler slot) wakes us.
+    let nextLookMs: number | null = this.pollIntervalMs;
     try {
       do {
         this.#again = false;
@@ -78,8 +89,16 @@ export class SqlSubscriber {
     } finally {
       this.#pumping = false;
     }
+    // Woken while looking for the next due time: that wake-up must not be lost, as
+    // no timer may follow.
+    if (this.#again && !this.#closed) {
+      void this.pump();
+      return;
+    }
+    // Without LISTEN, another instance's publish wakes nobody here: look every interval.
+    if (!this.listening()) nextLookMs = Math.min(nextLookMs ?? this.pollIntervalMs, this.pollIntervalMs);
     // A full instance is woken by the next finished handler instead.
-    if (!this.#closed && this.#running < this.spec.maxConcurrency) {
+    if (!this.#closed && nextLookMs !== null && this.#running < this.spec.maxConcurrency) {
       this.#timer = setTimeout(() => this.wake(), nextLookMs);
       this.#timer.unref();
     }
@@ -101,15 +120,21 @@ export class SqlSubscriber {
     )) as unknown as Claimed[];
   }
 
-  /** Milliseconds until the earliest pending delivery is due, capped by the poll interval. */
-  private async untilNextDue(): Promise<number> {
+  /**
+   * Milliseconds until the earliest pending delivery (a retry, or a lease that may
+   * run out) is due, or null when nothing is pending. min() over no rows is NULL,
+   * and so is the difference; GREATEST would turn that NULL into 0 (it skips NULL
+   * arguments), which once made every idle subscriber look again at once, forever.
+   */
+  private async untilNextDue(): Promise<number | null> {
     const rows = (await this.driver.query(
-      `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(visible_at) - now())) * 1000)::float8 AS ms
+      `SELECT (EXTRACT(EPOCH FROM (min(visible_at) - now())) * 1000)::float8 AS ms
        FROM pubsub_delivery WHERE topic = $1 AND subscription = $2 AND state <> 'dead'`,
       [this.spec.topic, this.spec.name],
     )) as { ms: number | null }[];
     const ms = rows[0]?.ms;
-    return ms === null || ms === undefined ? this.pollIntervalMs : Math.min(Math.ceil(ms), this.pollIntervalMs);
+    if (ms === null || ms === undefined) return null;
+    return Math.min(Math.max(0, Math.ceil(ms)), longestTimerMs);
   }
 
   private run(c: Claimed): void {
