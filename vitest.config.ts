@@ -1,11 +1,11 @@
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { aliasTarget } from "./runtime/loader/aliases.mjs";
 
-// With TEST_DATABASE_URL set, every database test runs twice: on embedded PGlite
-// and on that PostgreSQL server.
-const postgresUrl = process.env.TEST_DATABASE_URL?.trim();
+// Database tests run on one PostgreSQL server per run (runtime/test/test-server.ts):
+// an embedded cluster started for the run, or TEST_DATABASE_URL's server when set.
+const serverName = process.env.TEST_DATABASE_URL?.trim() ? "postgres" : "embedded";
 // With TEST_NATS_URL set, the NATS provider's own tests run, and the pub/sub tests
-// of the app run a third time with messages carried by NATS.
+// of the app run a second time with messages carried by NATS.
 const natsUrl = process.env.TEST_NATS_URL?.trim();
 const needsNats = "**/*.nats.test.ts";
 
@@ -13,42 +13,18 @@ const projects: TestProjectInlineConfiguration[] = [
   {
     extends: true,
     test: {
-      name: "pglite",
+      name: serverName,
       include: ["**/*.test.ts"],
-      env: { DATABASE_URL: "", PGLITE_STORAGE: "memory" },
       exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats],
     },
   },
 ];
-if (postgresUrl) {
-  projects.push({
-    extends: true,
-    test: {
-      name: "postgres",
-      include: ["**/*.test.ts"],
-      env: { DATABASE_URL: postgresUrl },
-      // Pure parsing, configuration and object-store tests (local files, or the S3
-      // provider's own in-process S3 server) touch no database: once is enough.
-      exclude: [
-        "**/node_modules/**",
-        "**/testdata/**",
-        "encore.gen/**",
-        "runtime/internal/parser/**",
-        "runtime/internal/config/**",
-        "runtime/internal/objects/**",
-        "runtime/encore.dev/storage/objects/**",
-        "**/*.pglite.test.ts",
-        needsNats,
-      ],
-    },
-  });
-}
 if (natsUrl) {
   projects.push({
     extends: true,
     test: {
       name: "nats",
-      env: { DATABASE_URL: "", PGLITE_STORAGE: "memory", NATS_URL: natsUrl },
+      env: { NATS_URL: natsUrl },
       include: [needsNats, "test/events.http.test.ts", "runtime/internal/server/pubsub-admin.test.ts"],
     },
   });

@@ -3,16 +3,19 @@
 //
 //   BENCH_MESSAGES (5000)     messages per provider
 //   BENCH_DATABASE_URL        also measure the SQL provider on this PostgreSQL server
+//   BENCH_EMBEDDED (1)        0 skips the pass on the embedded PostgreSQL
 //   BENCH_NATS_URL            also measure NATS JetStream on this server
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { dropDatabases } from "../runtime/test/databases.ts";
 import type { PubSubProvider } from "../runtime/internal/pubsub/provider.ts";
 import { subscriptionSpec } from "../runtime/internal/pubsub/specs.ts";
 import { sqlProvider } from "../runtime/internal/pubsub/sql-provider.ts";
+import { PostgresDriver } from "../runtime/internal/sql/postgres-driver.ts";
+import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { openStore } from "../runtime/test/open-store.ts";
+import { tempDataDir } from "../runtime/test/temp-dir.ts";
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5000);
 const publishWindow = 64;
@@ -54,14 +57,27 @@ async function measure(name: string, provider: PubSubProvider): Promise<Result> 
   };
 }
 
-async function sqlOn(serverUrl?: string): Promise<Result> {
-  const where = { serverUrl, name: `bench_pubsub_${randomBytes(4).toString("hex")}`, pgliteDir: mkdtempSync(path.join(tmpdir(), "bench-pubsub-")) };
+async function sqlOn(label: string, serverUrl: string): Promise<Result> {
+  const where = { serverUrl, name: `bench_pubsub_${randomBytes(4).toString("hex")}` };
   const driver = await openStore(where);
   try {
-    return await measure(serverUrl ? "SQL on PostgreSQL" : "SQL on PGlite (embedded)", sqlProvider({ driver, log: quiet }));
+    const listenUrl = PostgresDriver.connectionString(serverUrl, where.name);
+    return await measure(label, sqlProvider({ driver, log: quiet, listenUrl }));
   } finally {
     await driver.close();
-    if (serverUrl) await dropDatabases(serverUrl, [where.name]);
+    await dropDatabases(serverUrl, [where.name]);
+  }
+}
+
+/** The SQL provider on an embedded cluster of its own, with the settings `npm start` uses. */
+async function sqlOnEmbedded(): Promise<Result> {
+  const dir = tempDataDir("bench-pubsub-");
+  try {
+    const cluster = await startCluster({ dir: path.join(dir, "postgres") });
+    return await sqlOn("SQL on the embedded PostgreSQL", cluster.url);
+  } finally {
+    await stopCluster(path.join(dir, "postgres"));
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -75,8 +91,9 @@ async function natsOn(url: string): Promise<Result> {
   }
 }
 
-const results = [await sqlOn()];
-if (process.env.BENCH_DATABASE_URL) results.push(await sqlOn(process.env.BENCH_DATABASE_URL));
+const results: Result[] = [];
+if (process.env.BENCH_EMBEDDED !== "0") results.push(await sqlOnEmbedded());
+if (process.env.BENCH_DATABASE_URL) results.push(await sqlOn("SQL on PostgreSQL", process.env.BENCH_DATABASE_URL));
 if (process.env.BENCH_NATS_URL) results.push(await natsOn(process.env.BENCH_NATS_URL));
 console.log(`\n${messages} messages, published ${publishWindow} at a time, one subscription (maxConcurrency 100)`);
 console.log("| Provider | published/s | delivered end to end/s |");

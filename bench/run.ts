@@ -6,14 +6,15 @@
 //   BENCH_CONNECTIONS (100)   concurrent connections
 //   BENCH_LINKS (100000)      links seeded before measuring
 //   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
-//   BENCH_PGLITE (1)          0 skips the embedded-PGlite pass
+//   BENCH_EMBEDDED (1)        0 skips the pass on the embedded PostgreSQL (npm start's default)
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
 import { startApp, type RunningApp } from "../runtime/test/process.ts";
+import { tempDataDir } from "../runtime/test/temp-dir.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
 import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
@@ -45,14 +46,17 @@ async function main(): Promise<void> {
     `load generator: ${generatorName()}, ${connections} connections, ${links} links; ` +
       `each figure is the median of ${rounds} rounds of ${seconds} s, the baseline measured in every round`,
   );
-  if (process.env.BENCH_PGLITE !== "0") await benchEngine("PGlite (embedded)", {});
+  if (process.env.BENCH_EMBEDDED !== "0") await benchEngine("embedded PostgreSQL", { DATABASE_URL: "" });
   if (postgresUrl) await benchEngine("PostgreSQL", { DATABASE_URL: postgresUrl });
 }
 
 async function benchEngine(engine: string, engineEnv: Record<string, string>): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bench-"));
+  const dataDir = tempDataDir("bench-");
   const prefix = `bench_${process.pid}_`;
-  const env = { ...engineEnv, DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", PGLITE_STORAGE: "disk" };
+  const env = { ...engineEnv, DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info" };
+  // The embedded cluster is the app's own, under its DATA_DIR; the bench joins it to read and tidy.
+  const clusterDir = path.join(dataDir, "postgres");
+  const serverUrl = async () => engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
   const opts = { connections, seconds };
   const rows: Row[] = [];
   let exact = { code: "", answered: 0 };
@@ -61,7 +65,8 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const app = await startApp(env);
   try {
     const codes = await seed(app, links);
-    if (engineEnv.DATABASE_URL) await settle(engineEnv.DATABASE_URL, `${prefix}url`);
+    const url = await serverUrl();
+    await settle(url, `${prefix}url`);
     const codesFile = path.join(dataDir, "codes.txt");
     writeFileSync(codesFile, codes.join("\n") + "\n");
     // Hot before uniform: the uniform run leaves thousands of updated rows for the
@@ -85,7 +90,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
         for (const i of pass) {
           const [, url, scenario] = scenarios[i]!;
           results[i]!.push(await runLoad(url, scenario, opts));
-          if (engineEnv.DATABASE_URL && i !== 0) await settle(engineEnv.DATABASE_URL, `${prefix}url`);
+          if (i !== 0) await settle(url, `${prefix}url`);
         }
       }
     }
@@ -97,10 +102,12 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     if (code !== 0) console.error(`app exited with ${code}:\n${app.output()}`);
   }
 
-  const where = engineEnv.DATABASE_URL ? { serverUrl: engineEnv.DATABASE_URL, database: `${prefix}url` } : { dataDir };
+  // A clean stop of the app stopped its embedded cluster: started again here to read what it stored.
+  const where = { serverUrl: await serverUrl(), database: `${prefix}url` };
   const storedTotal = await storedClicks(where);
   const storedExact = await storedClicks(where, exact.code);
   if (engineEnv.DATABASE_URL) await dropDatabasesWithPrefix(engineEnv.DATABASE_URL, prefix);
+  else await stopCluster(clusterDir);
   printTable(engine, rows);
 
   // A timed run ends with requests in flight: the server answered (and counted) them,

@@ -1,28 +1,20 @@
 // Reads the total of stored clicks after the app has stopped, straight from its database.
-import { PGlite } from "@electric-sql/pglite";
-import path from "node:path";
 import pg from "pg";
 
-export type Where = { dataDir: string } | { serverUrl: string; database: string };
+export interface Where {
+  readonly serverUrl: string;
+  readonly database: string;
+}
 
 /** Stored clicks of one code, or of all codes when `code` is omitted. */
 export async function storedClicks(where: Where, code?: string): Promise<number> {
   const sql = `SELECT coalesce(sum(clicks), 0)::int AS total FROM urls${code ? " WHERE code = $1" : ""}`;
-  const params = code ? [code] : [];
-  if ("dataDir" in where) {
-    const db = new PGlite(path.join(where.dataDir, "pglite", "url"));
-    try {
-      return (await db.query<{ total: number }>(sql, params)).rows[0]!.total;
-    } finally {
-      await db.close();
-    }
-  }
   const url = new URL(where.serverUrl);
   url.pathname = `/${where.database}`;
   const client = new pg.Client({ connectionString: url.href });
   await client.connect();
   try {
-    return (await client.query<{ total: number }>(sql, params)).rows[0]!.total;
+    return (await client.query<{ total: number }>(sql, code ? [code] : [])).rows[0]!.total;
   } finally {
     await client.end();
   }

@@ -1,41 +1,69 @@
-// The start command as a user runs it: a real process, real signals, a restart.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+// The start command as a user runs it: real processes, real signals, restarts, on
+// the embedded PostgreSQL that `npm start` uses when DATABASE_URL is not set.
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { dropServerDatabases, startApp, type StartFailure } from "../runtime/test/process.ts";
+import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
+import { startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
+import { tempDataDir } from "../runtime/test/temp-dir.ts";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "start-test-"));
-const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}proc_`;
-const env = { DATA_DIR: dataDir, PGLITE_STORAGE: "disk", DATABASE_NAME_PREFIX: prefix };
+const dataDir = tempDataDir("start-test-");
+const clusterDir = path.join(dataDir, "postgres");
+// The embedded cluster is this test's own: no server, and no name prefix from the test run.
+const env = { DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_NAME_PREFIX: "" };
 
-afterAll(() => dropServerDatabases(prefix));
+afterAll(async () => {
+  await stopCluster(clusterDir); // only if a test failed midway
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const clusterRunning = () => existsSync(path.join(clusterDir, "pgdata", "postmaster.pid"));
+
+async function json<T>(app: RunningApp, route: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}${route}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+}
 
 describe("npm start", () => {
-  test("serves, stops cleanly on SIGTERM, and keeps data across a restart", async () => {
+  test("keeps links and clicks across restarts, shares its cluster, and survives being killed", async () => {
     const first = await startApp(env);
-    const created = (await (
-      await fetch(`${first.url}/url`, { method: "POST", body: '{"url":"https://encore.dev"}' })
-    ).json()) as { id: string; url: string };
-    expect(created).toMatchObject({ url: "https://encore.dev" });
-    expect(first.output()).toMatch(process.env.DATABASE_URL ? /PostgreSQL at/ : /embedded PGlite under/);
+    expect(first.output()).toMatch(/embedded PostgreSQL started/);
+    expect(first.output()).toMatch(/"database":"embedded PostgreSQL in [^"]*postgres, databases analytics, orders, url, urlb, users,/);
     expect(first.output()).toContain('"cron":["cleanup-stale-urls","daily-report"]');
-    if (!process.env.DATABASE_URL) {
-      // Two processes on one embedded database would corrupt it: the second is refused.
-      const clash = (await startApp(env).catch((e: unknown) => e)) as StartFailure;
-      expect(clash.output).toMatch(new RegExp(`embedded database under .* is in use by process ${first.child.pid}`));
-    }
+    const link = await json<{ id: string; url: string }>(first, "/url", { url: "https://encore.dev" });
+    const { code } = await json<{ code: string }>(first, "/shorten", { url: "https://example.com/kept" });
+    for (let i = 0; i < 3; i++) await json(first, `/${code}`);
+
+    // A second process on the same data joins the running cluster, and leaving does not stop it.
+    const second = await startApp(env);
+    expect(second.output()).not.toMatch(/embedded PostgreSQL started/);
+    expect(await json(second, `/url/${link.id}`)).toEqual(link);
+    expect(await second.stop("SIGINT")).toBe(0);
+    expect(clusterRunning()).toBe(true);
+
+    // The last one out writes its clicks and stops the cluster.
     expect(await first.stop("SIGTERM")).toBe(0);
     expect(first.output()).toMatch(/shutting down/);
+    expect(clusterRunning()).toBe(false);
 
-    const second = await startApp({ ...env, CRON: "off" });
+    const third = await startApp({ ...env, CRON: "off" });
+    expect(third.output()).toContain('"cron":"off (CRON=off)"');
+    expect(await json(third, `/url/${link.id}`)).toEqual(link);
+    expect(await json(third, `/${code}/stats`)).toMatchObject({ clicks: 3 });
+
+    // Killed, it leaves its cluster running; the next start reuses it.
+    await third.stop("SIGKILL");
+    expect(clusterRunning()).toBe(true);
+    const fourth = await startApp(env);
     try {
-      expect(second.output()).toContain('"cron":"off (CRON=off)"');
-      expect(await (await fetch(`${second.url}/url/${created.id}`)).json()).toEqual(created);
+      expect(fourth.output()).not.toMatch(/embedded PostgreSQL started/);
+      expect(await json(fourth, `/${code}/stats`)).toMatchObject({ clicks: 3 });
     } finally {
-      expect(await second.stop("SIGINT")).toBe(0);
+      expect(await fourth.stop()).toBe(0);
     }
-  }, 120_000); // up to three server processes, each opening its databases
+    expect(clusterRunning()).toBe(false);
+  }, 180_000);
 
   test("a bad setting stops start-up with a message naming the variable", async () => {
     const failure = (await startApp({ ...env, PORT: "eighty" }).catch((e: unknown) => e)) as StartFailure;

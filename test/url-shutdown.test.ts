@@ -8,7 +8,6 @@ import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}stop_`;
 const env = {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), "url-stop-")),
-  PGLITE_STORAGE: "disk",
   DATABASE_NAME_PREFIX: prefix,
   CLICK_FLUSH_INTERVAL_MS: "600000",
 };

@@ -2,6 +2,7 @@ import pg from "pg";
 import { config } from "../internal/config/mod.ts";
 import { natsPrefix, stopPubSub } from "../internal/pubsub/mod.ts";
 import { closeAllDatabases, openedDatabases, physicalName } from "../internal/sql/databases.ts";
+import { quoteIdent } from "../internal/sql/postgres-driver.ts";
 
 /** Drops databases on a PostgreSQL server, closing whatever connections they still have. */
 export async function dropDatabases(serverUrl: string, names: readonly string[]): Promise<void> {
@@ -9,7 +10,7 @@ export async function dropDatabases(serverUrl: string, names: readonly string[])
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
   } finally {
     await admin.end();
   }
@@ -29,7 +30,7 @@ export async function dropDatabasesWithPrefix(serverUrl: string, prefix: string)
   await dropDatabases(serverUrl, names);
 }
 
-/** Closes this file's databases and, on PostgreSQL, drops them. */
+/** Closes this file's databases and drops them. */
 export async function dropTestDatabases(): Promise<void> {
   await stopPubSub(1000);
   const natsUrl = config().natsUrl;
@@ -39,6 +40,5 @@ export async function dropTestDatabases(): Promise<void> {
   }
   const names = openedDatabases().map((d) => physicalName(d.name));
   await closeAllDatabases();
-  const serverUrl = config().databaseUrl;
-  if (serverUrl) await dropDatabases(serverUrl, names);
+  await dropDatabases(config().databaseUrl!, names);
 }

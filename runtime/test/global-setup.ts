@@ -1,16 +1,37 @@
-// Runs once before the suite: makes sure encore.gen/ matches the app's sources, and
-// that every server the suite was told to use answers. An unreachable server fails
-// the run here, with its name, rather than skipping its tests.
-import pg from "pg";
+// Runs once before the suite: makes sure encore.gen/ matches the app's sources, that
+// every server the suite was told to use answers (an unreachable one fails the run
+// here, with its name, rather than skipping its tests), and starts the run's
+// PostgreSQL server with its template databases (test-server.ts).
+import type { TestProject } from "vitest/node";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
+import { prepareTestServer, type TestDatabaseServer } from "./test-server.ts";
 
-export default async function setup(): Promise<void> {
-  generate(appRoot);
-  const postgresUrl = process.env.TEST_DATABASE_URL?.trim();
-  if (postgresUrl) await requirePostgres(postgresUrl);
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseServer: TestDatabaseServer;
+  }
+}
+
+// Every project of the run calls this; they share one server, kept here across calls.
+const shared = globalThis as { encoreTestServer?: ReturnType<typeof prepare>; encoreTestUsers?: number };
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.encoreTestServer ??= prepare();
+  shared.encoreTestUsers = (shared.encoreTestUsers ?? 0) + 1;
+  const { server, teardown } = await shared.encoreTestServer;
+  project.provide("databaseServer", server);
+  return async () => {
+    shared.encoreTestUsers = (shared.encoreTestUsers ?? 1) - 1;
+    if (shared.encoreTestUsers === 0) await teardown();
+  };
+}
+
+async function prepare(): ReturnType<typeof prepareTestServer> {
+  const { meta } = generate(appRoot);
   const natsUrl = process.env.TEST_NATS_URL?.trim();
   if (natsUrl) await requireNats(natsUrl);
+  return prepareTestServer(appRoot, meta);
 }
 
 async function requireNats(url: string): Promise<void> {
@@ -21,17 +42,5 @@ async function requireNats(url: string): Promise<void> {
     await nc.close();
   } catch (err) {
     throw new Error(`TEST_NATS_URL=${url} is unreachable or has no JetStream: ${(err as Error).message}`, { cause: err });
-  }
-}
-
-async function requirePostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query("SELECT 1");
-  } catch (err) {
-    throw new Error(`TEST_DATABASE_URL=${url} is unreachable: ${(err as Error).message}`, { cause: err });
-  } finally {
-    await client.end().catch(() => {});
   }
 }

@@ -1,16 +1,22 @@
-// Each test file gets its own databases: in memory on PGlite, or under a unique
-// name prefix on PostgreSQL, dropped when the file is done. Files never share state.
-// Likewise its own DATA_DIR (local object storage), removed when the file is done.
+// Each test file gets its own databases, named with a prefix of its own and made
+// as copies of the run's migrated templates, dropped when the file is done; and its
+// own DATA_DIR (local object storage), removed when the file is done. Files never
+// share state.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { dropTestDatabases } from "./databases.ts";
 
+const server = inject("databaseServer");
+process.env.DATABASE_URL = server.url;
 process.env.DATABASE_NAME_PREFIX = `test_${randomBytes(4).toString("hex")}_`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "encore-test-"));
 process.env.DATA_DIR = dataDir;
+
+const { useTemplateDatabases } = await import("../internal/sql/databases.ts");
+useTemplateDatabases((name) => (server.templates.includes(name) ? server.templatePrefix + name : undefined));
 
 // Connection strings handed out while the test file's modules loaded are served before tests start.
 beforeAll(async () => {

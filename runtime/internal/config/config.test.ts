@@ -11,7 +11,7 @@ describe("configuration", () => {
       publicBaseUrl: "http://localhost:4000",
       databaseUrl: null,
       dataDir: "/app/.data",
-      pgliteStorage: "disk",
+      sql: { maxConnections: 40, connectTimeoutMs: 5000, queryTimeoutMs: 30_000 },
       databaseNamePrefix: "",
       logLevel: "info",
       exposeInternalErrors: false,
@@ -76,6 +76,12 @@ describe("configuration", () => {
     expect(parseConfig({ CRON: "ON" }, root).cron).toBe(true);
   });
 
+  test("DATABASE_* size the connections and bound the waits", () => {
+    expect(
+      parseConfig({ DATABASE_MAX_CONNECTIONS: "12", DATABASE_CONNECT_TIMEOUT_MS: "250", DATABASE_QUERY_TIMEOUT_MS: "0" }, root).sql,
+    ).toEqual({ maxConnections: 12, connectTimeoutMs: 250, queryTimeoutMs: 0 });
+  });
+
   test("TRUST_PROXY=on says one load balancer stands in front", () => {
     expect(parseConfig({ TRUST_PROXY: "on" }, root).trustProxy).toBe(true);
     expect(parseConfig({ TRUST_PROXY: "Off" }, root).trustProxy).toBe(false);
@@ -88,7 +94,10 @@ describe("configuration", () => {
     ["PUBLIC_BASE_URL", { PUBLIC_BASE_URL: "ftp://sho.rt" }],
     ["DATABASE_URL", { DATABASE_URL: "mysql://localhost/db" }],
     ["DATABASE_URL", { DATABASE_URL: "not a url" }],
-    ["PGLITE_STORAGE", { PGLITE_STORAGE: "tape" }],
+    ["DATABASE_MAX_CONNECTIONS", { DATABASE_MAX_CONNECTIONS: "2" }],
+    ["DATABASE_MAX_CONNECTIONS", { DATABASE_MAX_CONNECTIONS: "many" }],
+    ["DATABASE_CONNECT_TIMEOUT_MS", { DATABASE_CONNECT_TIMEOUT_MS: "1.5" }],
+    ["DATABASE_QUERY_TIMEOUT_MS", { DATABASE_QUERY_TIMEOUT_MS: "-1" }],
     ["DATABASE_NAME_PREFIX", { DATABASE_NAME_PREFIX: "Bad-Prefix" }],
     ["LOG_LEVEL", { LOG_LEVEL: "loud" }],
     ["DEBUG_ERRORS", { DEBUG_ERRORS: "sometimes" }],

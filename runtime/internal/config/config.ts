@@ -1,5 +1,6 @@
 import path from "node:path";
 import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
+import { parseSqlConfig, type SqlConfig } from "./sql-config.ts";
 import { ConfigError, parseBool, type Env } from "./values.ts";
 
 export { ConfigError } from "./values.ts";
@@ -12,14 +13,14 @@ export interface RuntimeConfig {
   readonly port: number;
   /** Public address used to build absolute URLs, without a trailing slash. */
   readonly publicBaseUrl: string;
-  /** PostgreSQL server; null selects embedded PGlite. */
+  /** PostgreSQL server; null runs the embedded cluster under dataDir/postgres. */
   readonly databaseUrl: string | null;
-  /** Where embedded databases and local files live. */
+  /** Where the embedded cluster and local files live. */
   readonly dataDir: string;
   /** Prepended to every database name on the PostgreSQL server, so environments can share one. */
   readonly databaseNamePrefix: string;
-  /** Where embedded (PGlite) databases keep their data: on disk under dataDir, or in memory (tests). */
-  readonly pgliteStorage: "disk" | "memory";
+  /** Connection limits and timeouts (DATABASE_*). */
+  readonly sql: SqlConfig;
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "silent";
   /** Development only: put internal error messages in 500 responses. */
   readonly exposeInternalErrors: boolean;
@@ -53,7 +54,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     dataDir: path.resolve(appRoot, env.DATA_DIR?.trim() || ".data"),
     databaseNamePrefix: parseNamePrefix(env.DATABASE_NAME_PREFIX),
-    pgliteStorage: parsePgliteStorage(env.PGLITE_STORAGE),
+    sql: parseSqlConfig(env),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
     natsUrl: parseNatsUrl(env.NATS_URL),
@@ -134,12 +135,6 @@ function parseNamePrefix(raw: string | undefined): string {
     throw new ConfigError("DATABASE_NAME_PREFIX", `may hold only a-z, 0-9 and _, got "${raw}"`);
   }
   return prefix;
-}
-
-function parsePgliteStorage(raw: string | undefined): "disk" | "memory" {
-  const v = raw?.trim().toLowerCase() || "disk";
-  if (v !== "disk" && v !== "memory") throw new ConfigError("PGLITE_STORAGE", `must be disk or memory, got "${raw}"`);
-  return v;
 }
 
 function parseLogLevel(raw: string | undefined): RuntimeConfig["logLevel"] {

@@ -10,7 +10,7 @@ export type Wire<T> = T extends Date
       ? { [K in keyof T]: Wire<T[K]> }
       : T;
 
-/** The JSON form, so a direct run and one through the server print the same. */
+/** The JSON form the formatters take: dates as ISO strings. */
 export function toWire<T>(value: T): Wire<T> {
   return JSON.parse(JSON.stringify(value)) as Wire<T>;
 }

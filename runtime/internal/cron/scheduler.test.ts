@@ -23,13 +23,12 @@ function deferred() {
 }
 
 let primary: SqlDriver;
-/** On PostgreSQL a second pool on the same database, as another instance would have; on PGlite the same one. */
+/** A second pool on the same database, as another instance would have. */
 let secondary: SqlDriver;
 
 beforeAll(async () => {
   primary = await openDatabase(cronDatabaseName);
-  const serverUrl = config().databaseUrl;
-  secondary = serverUrl ? await PostgresDriver.open(serverUrl, physicalName(cronDatabaseName)) : primary;
+  secondary = await PostgresDriver.open(config().databaseUrl!, physicalName(cronDatabaseName));
 });
 
 afterAll(async () => {

@@ -4,10 +4,7 @@ export const healthPath = "/healthz";
 /** Pub/sub operations, when PUBSUB_ADMIN_TOKEN is set. */
 export const pubsubAdminPath = "/__encore/pubsub";
 
-/** Cron control, for the operators' command when the server owns the embedded database. */
-export const cronControlPath = "/__encore/cron";
-
 /** Objects of the local provider's buckets: /objects/<bucket>/<name>, public or with a signature. */
 export const objectsPath = "/objects";
 
-export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, cronControlPath, objectsPath];
+export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, objectsPath];

@@ -12,11 +12,11 @@ export interface KeySource {
 /**
  * The key that signs the local provider's URLs: OBJECTS_SIGNING_KEY when set. Otherwise
  * in development one is generated once and kept in <DATA_DIR>/objects/.signing-key (mode
- * 0600), so URLs survive a restart; with PGLITE_STORAGE=memory (tests) it lives in memory.
+ * 0600), so URLs survive a restart.
  * Production refuses to start without it: a generated key would differ on every machine
  * behind a load balancer, and URLs signed by one would be refused by the others.
  */
-export function signingKey(cfg: Pick<RuntimeConfig, "objects" | "environmentType" | "pgliteStorage">, root: string): KeySource {
+export function signingKey(cfg: Pick<RuntimeConfig, "objects" | "environmentType">, root: string): KeySource {
   if (cfg.objects.signingKey) return { key: Buffer.from(cfg.objects.signingKey, "utf8") };
   if (cfg.environmentType === "production") {
     throw new ConfigError(
@@ -24,7 +24,6 @@ export function signingKey(cfg: Pick<RuntimeConfig, "objects" | "environmentType
       "must be set in production (at least 32 characters, e.g. openssl rand -base64 32): it signs object URLs and must be the same on every instance",
     );
   }
-  if (cfg.pgliteStorage === "memory") return { key: randomBytes(32) };
   const file = path.join(root, ".signing-key");
   const existing = readKey(file);
   if (existing) return { key: existing };

@@ -61,11 +61,4 @@ describe("the signing key", () => {
     const second = signingKey(cfg, path.join(dir, "objects"));
     expect(second).toEqual({ key: first.key });
   });
-
-  test("with PGLITE_STORAGE=memory the key lives in memory only", () => {
-    const cfg = parseConfig({ PGLITE_STORAGE: "memory" }, "/app");
-    const a = signingKey(cfg, path.join(dir, "memory"));
-    expect(a.key).toHaveLength(32);
-    expect(signingKey(cfg, path.join(dir, "memory")).key.equals(a.key)).toBe(false);
-  });
 });

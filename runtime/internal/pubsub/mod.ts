@@ -1,8 +1,7 @@
 import { config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
 import { pubsubDelivery, runWithRequest } from "../reqtrack/mod.ts";
-import { openDatabase, physicalName } from "../sql/databases.ts";
-import { PostgresDriver } from "../sql/postgres-driver.ts";
+import { databaseUrl, openDatabase } from "../sql/databases.ts";
 import type { PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
 import { pubsubDatabaseName } from "./sql-schema.ts";
 import { sqlProvider } from "./sql-provider.ts";
@@ -103,10 +102,7 @@ async function createProvider(): Promise<PubSubProvider> {
     return natsProvider({ url: cfg.natsUrl, streamPrefix: natsPrefix(cfg.databaseNamePrefix), logger: log });
   }
   const driver = await openDatabase(pubsubDatabaseName);
-  const listenUrl = cfg.databaseUrl
-    ? PostgresDriver.connectionString(cfg.databaseUrl, physicalName(pubsubDatabaseName))
-    : undefined;
-  return sqlProvider({ driver, listenUrl, log });
+  return sqlProvider({ driver, listenUrl: databaseUrl(pubsubDatabaseName), log });
 }
 
 // Environments sharing one NATS server are kept apart the way databases are.

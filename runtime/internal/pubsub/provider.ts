@@ -1,5 +1,5 @@
 // The contract between encore.dev/pubsub and the engines that carry messages:
-// the SQL provider (default; PGlite or PostgreSQL) and NATS JetStream (NATS_URL).
+// the SQL provider (default, on the app's PostgreSQL) and NATS JetStream (NATS_URL).
 
 /** A topic as the app declares it. */
 export interface TopicSpec {

@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { config } from "../config/mod.ts";
 import { dropDatabases } from "../../test/databases.ts";
@@ -11,23 +8,13 @@ import { sqlProvider } from "./sql-provider.ts";
 import { killMidDelivery, waitFor } from "./testdata/crash.ts";
 import { openStore } from "../../test/open-store.ts";
 
-const serverUrl = config().databaseUrl ?? undefined;
-const where = {
-  serverUrl,
-  name: `crash_${randomBytes(4).toString("hex")}`,
-  pgliteDir: serverUrl ? undefined : mkdtempSync(path.join(tmpdir(), "pubsub-crash-")),
-};
+const serverUrl = config().databaseUrl!;
+const where = { serverUrl, name: `crash_${randomBytes(4).toString("hex")}` };
 
-afterAll(async () => {
-  if (serverUrl) await dropDatabases(serverUrl, [where.name]);
-});
+afterAll(() => dropDatabases(serverUrl, [where.name]));
 
 test("a process killed mid-delivery: the message is delivered again after restart and counted once", async () => {
-  const firstId = await killMidDelivery({
-    SERVER_URL: serverUrl ?? "",
-    STORE_NAME: where.name,
-    PGLITE_DIR: where.pgliteDir ?? "",
-  });
+  const firstId = await killMidDelivery({ SERVER_URL: serverUrl, STORE_NAME: where.name });
 
   const driver = await openStore(where);
   const spec = subscriptionSpec("events", "counter", { ackDeadline: "1s" });

@@ -9,7 +9,6 @@ import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
-import { registerCronControl } from "./cron-control.ts";
 import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
@@ -19,8 +18,6 @@ import { rawInvoker, registerRawRoutes, staticPrefix, typedRoute, type RouteCont
 export interface ServerOptions {
   /** The app's auth handler, run by every endpoint's auth step; none when absent. */
   readonly auth?: AuthHandlerEntry | null;
-  /** Token for the cron control routes; absent leaves them off. */
-  readonly controlToken?: string | null;
 }
 
 /**
@@ -66,7 +63,6 @@ export async function buildServer(
   });
   registerHealth(app);
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
-  registerCronControl(app, options.controlToken ?? null);
   // The store is reached on the first request, so a server of an app without buckets never makes one.
   if (cfg.objects.provider === "local") await app.register(objectRoutes({ store: localObjects, bucket: bucketSpec }));
 

@@ -1,14 +1,21 @@
 import type { FastifyInstance } from "fastify";
-import { randomBytes } from "node:crypto";
 import { config } from "../config/mod.ts";
-import { claimEmbeddedData, type OwnerClaim } from "../control/owner.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
 import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { loadAuthHandler, loadEndpoints } from "../registry/endpoints.ts";
-import { closeAllDatabases, connectionsReady, openDatabase, openedDatabases, physicalName } from "../sql/databases.ts";
+import {
+  connectServer,
+  connectionsReady,
+  disconnectServer,
+  embeddedClusterDir,
+  openDatabase,
+  openedDatabases,
+  physicalName,
+  poolShare,
+} from "../sql/databases.ts";
 import { buildServer } from "./app.ts";
 
 /** How long a stop may take before the process exits anyway. */
@@ -25,10 +32,7 @@ export async function startServer(): Promise<FastifyInstance> {
   const meta = appMeta();
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
-  // Embedded data on disk is this process's alone; the cron command then goes through this server.
-  const owner = !cfg.databaseUrl && cfg.pgliteStorage === "disk" ? claimEmbeddedData(cfg.dataDir) : null;
-  const controlToken = owner ? randomBytes(32).toString("base64url") : null;
-
+  await connectServer();
   for (const db of meta.databases) await openDatabase(db.name);
   for (const { name, applied } of openedDatabases()) {
     if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
@@ -37,13 +41,12 @@ export async function startServer(): Promise<FastifyInstance> {
   const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
   await connectionsReady();
   if (hasPubSub()) await startPubSub();
-  const app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler(), controlToken });
+  const app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler() });
   await app.listen({ host: cfg.host, port: cfg.port });
   if (cfg.cron && hasCronJobs()) await startCron();
 
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : cfg.port;
-  owner?.publish(`http://${loopbackOf(cfg.host)}:${port}`, controlToken!);
   log.info(
     {
       database: describeDatabase(meta.databases.map((d) => d.name)),
@@ -54,23 +57,14 @@ export async function startServer(): Promise<FastifyInstance> {
     },
     `listening on http://localhost:${port}`,
   );
-  stopOnSignals(app, owner);
+  stopOnSignals(app);
   return app;
-}
-
-/** An address of this server that the same machine can reach. */
-function loopbackOf(host: string): string {
-  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }
 
 function describeDatabase(names: string[]): string {
   const cfg = config();
-  if (!cfg.databaseUrl) {
-    return cfg.pgliteStorage === "memory" ? "embedded PGlite, in memory" : `embedded PGlite under ${cfg.dataDir}/pglite`;
-  }
-  const server = new URL(cfg.databaseUrl);
-  return `PostgreSQL at ${server.host}, databases ${names.map(physicalName).join(", ")}`;
+  const where = cfg.databaseUrl ? `PostgreSQL at ${new URL(cfg.databaseUrl).host}` : `embedded PostgreSQL in ${embeddedClusterDir()}`;
+  return `${where}, databases ${names.map(physicalName).join(", ")}, at most ${poolShare()} connections each`;
 }
 
 function describeObjects(kind: "local" | "s3"): string {
@@ -80,8 +74,12 @@ function describeObjects(kind: "local" | "s3"): string {
   return objects.s3.bucketPrefix ? `${where}, buckets prefixed ${objects.s3.bucketPrefix}` : where;
 }
 
-/** Stop accepting, let in-flight requests and cron runs finish, close object storage and databases, exit 0. */
-function stopOnSignals(app: FastifyInstance, owner: OwnerClaim | null): void {
+/**
+ * Stop accepting, let in-flight requests and cron runs finish, close object storage
+ * and databases (after the last write), stop the embedded cluster unless another
+ * process uses it, exit 0.
+ */
+function stopOnSignals(app: FastifyInstance): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -98,8 +96,7 @@ function stopOnSignals(app: FastifyInstance, owner: OwnerClaim | null): void {
       await stopCron(shutdownTimeoutMs / 4);
       await stopPubSub(shutdownTimeoutMs / 4);
       await stopObjects();
-      await closeAllDatabases();
-      owner?.release();
+      await disconnectServer();
       process.exitCode = 0;
     } catch (err) {
       log.error({ err }, "shutdown failed");

@@ -1,19 +1,65 @@
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { config } from "../config/mod.ts";
+import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
 import type { SqlDriver } from "./driver.ts";
-import { trackInFlight } from "./in-flight.ts";
 import { readDrizzleMigrations } from "./drizzle-migrations.ts";
+import { EmbeddedSession } from "./embedded/session.ts";
+import { trackInFlight } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
-import { PGliteDriver } from "./pglite-driver.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
 
 /**
- * The process's open databases, by name. Each SQLDatabase name is one database,
- * opened and migrated once, on first use (tests) or at boot (the server).
+ * The process's PostgreSQL server and its open databases, by name. Each
+ * SQLDatabase name is one database on the server, opened and migrated once, on
+ * first use (tests) or at boot (the server, the commands).
  */
+let embedded: Promise<EmbeddedSession> | undefined;
+let embeddedUrl: string | undefined;
+
+/**
+ * Connects this process to its server: DATABASE_URL's, or else the embedded
+ * cluster under $DATA_DIR/postgres, which is started (and created on first use)
+ * or joined when another process already runs it. Call once, before opening databases.
+ */
+export async function connectServer(): Promise<void> {
+  const cfg = config();
+  if (cfg.databaseUrl) return;
+  embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir() });
+  embedded.catch(() => (embedded = undefined));
+  const session = await embedded;
+  embeddedUrl = session.url;
+  if (session.started) rootLogger().info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
+}
+
+/**
+ * Closes every database, then leaves the server: the embedded cluster is stopped
+ * unless another process still uses it. Call after the last write.
+ */
+export async function disconnectServer(): Promise<void> {
+  await closeAllDatabases();
+  const session = await embedded?.catch(() => undefined);
+  embedded = undefined;
+  embeddedUrl = undefined;
+  await session?.release();
+}
+
+/** Where the embedded cluster lives. */
+export function embeddedClusterDir(): string {
+  return path.join(config().dataDir, "postgres");
+}
+
+function serverUrl(): string {
+  const url = config().databaseUrl ?? embeddedUrl;
+  if (!url) {
+    throw new Error(
+      "no PostgreSQL server: set DATABASE_URL, or run the app through the runtime's commands (npm start), which start the embedded one",
+    );
+  }
+  return url;
+}
+
 const opening = new Map<string, Promise<SqlDriver>>();
 
 export interface OpenedDatabase {
@@ -36,26 +82,30 @@ export function openDatabase(name: string): Promise<SqlDriver> {
   return pending;
 }
 
-/**
- * The connection string of a database, known before it is open (SQLDatabase's
- * getter is synchronous). Starts opening it, and serving it to other clients;
- * boot and test setup await connectionsReady() before traffic arrives.
- */
-export function connectionStringFor(name: string): string {
-  const cfg = config();
-  const pending = openDatabase(name).then((driver) => driver.serveConnections());
-  serving.add(pending);
-  pending.catch(() => {}); // reported by connectionsReady()
-  return cfg.databaseUrl
-    ? PostgresDriver.connectionString(cfg.databaseUrl, physicalName(name))
-    : PGliteDriver.connectionString(name, socketDir(name));
+/** The URL of a database on this process's server. */
+export function databaseUrl(name: string): string {
+  return PostgresDriver.connectionString(serverUrl(), physicalName(name));
 }
 
-const serving = new Set<Promise<void>>();
+/**
+ * The connection string of a database, for other client libraries (drizzle, knex,
+ * ...). Known at once, as SQLDatabase's getter is synchronous; the database is
+ * created and migrated meanwhile, and boot and test setup await connectionsReady()
+ * before traffic arrives.
+ */
+export function connectionStringFor(name: string): string {
+  const url = databaseUrl(name);
+  const pending = openDatabase(name);
+  preparing.add(pending);
+  pending.catch(() => {}); // reported by connectionsReady()
+  return url;
+}
 
-/** Resolves once every connection string handed out can be connected to. */
+const preparing = new Set<Promise<unknown>>();
+
+/** Resolves once every database whose connection string was handed out exists and is migrated. */
 export async function connectionsReady(): Promise<void> {
-  await Promise.all(serving);
+  await Promise.all(preparing);
 }
 
 /** Databases opened so far, for health checks and start-up logs. */
@@ -68,7 +118,7 @@ export async function closeAllDatabases(): Promise<void> {
   const drivers = await Promise.allSettled(opening.values());
   opening.clear();
   opened.clear();
-  serving.clear();
+  preparing.clear();
   await Promise.all(drivers.map((d) => (d.status === "fulfilled" ? d.value.close() : undefined)));
 }
 
@@ -77,18 +127,29 @@ export function physicalName(name: string): string {
   return config().databaseNamePrefix + name;
 }
 
+let templateOf: ((name: string) => string | undefined) | undefined;
+
+/**
+ * Test runs: databases are created as copies of templates migrated once per run,
+ * so each test file starts from a fresh, migrated database in milliseconds.
+ */
+export function useTemplateDatabases(template: (name: string) => string | undefined): void {
+  templateOf = template;
+}
+
 async function open(name: string): Promise<SqlDriver> {
-  const cfg = config();
+  const { appRoot, sql } = config();
   const declared = findDeclaration(name);
-  const migrations = declared ? declaredMigrations(cfg.appRoot, declared) : [];
+  const migrations = declared ? declaredMigrations(appRoot, declared) : [];
+  const log = rootLogger();
   const driver = trackInFlight(
-    cfg.databaseUrl
-    ? await PostgresDriver.open(cfg.databaseUrl, physicalName(name))
-    : await PGliteDriver.open(
-        name,
-        cfg.pgliteStorage === "memory" ? null : path.join(cfg.dataDir, "pglite", name),
-        socketDir(name),
-      ),
+    await PostgresDriver.open(serverUrl(), physicalName(name), {
+      max: poolShare(),
+      connectTimeoutMs: sql.connectTimeoutMs,
+      queryTimeoutMs: sql.queryTimeoutMs,
+      template: templateOf?.(name),
+      onIdleError: (err) => log.warn({ database: name, err: err.message }, "an idle database connection was lost; the pool opens a new one"),
+    }),
   );
   try {
     const applied = await applyMigrations(driver, migrations);
@@ -100,6 +161,20 @@ async function open(name: string): Promise<SqlDriver> {
   return driver;
 }
 
+/**
+ * Each database's pool: an equal share of DATABASE_MAX_CONNECTIONS over every
+ * database the app declares plus the runtime's own (pub/sub, cron), after the
+ * two connections each process keeps apart (LISTEN for pub/sub, and its presence
+ * on the embedded cluster).
+ */
+export function poolShare(): number {
+  const meta = appMeta();
+  const { sql, natsUrl } = config();
+  const runtimeDatabases = (meta.topics.length > 0 && !natsUrl ? 1 : 0) + (meta.cronJobs.length > 0 ? 1 : 0);
+  const databases = Math.max(1, meta.databases.length + runtimeDatabases);
+  return Math.max(2, Math.floor((sql.maxConnections - 2) / databases));
+}
+
 /** A declared database's migrations, read by the reader for its layout (`source`). */
 export function declaredMigrations(
   appRoot: string,
@@ -109,11 +184,6 @@ export function declaredMigrations(
   return declared.migrationsSource === "drizzle"
     ? readDrizzleMigrations(appRoot, declared.migrationsDir)
     : readMigrations(appRoot, declared.migrationsDir);
-}
-
-// Unix socket paths are limited to ~100 bytes, so they live in the temp folder.
-function socketDir(name: string): string {
-  return path.join(tmpdir(), `encore-pglite-${process.pid}`, name);
 }
 
 function findDeclaration(name: string): DatabaseMeta | undefined {

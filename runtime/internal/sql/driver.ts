@@ -1,14 +1,14 @@
 /**
- * The one small interface every SQL engine sits behind. Rows come back with the
- * same JavaScript types on every driver: int8 as number, numeric as string,
- * timestamptz as Date, json/jsonb parsed.
+ * The one small interface the runtime reaches PostgreSQL through. Rows come back
+ * with these JavaScript types: int8 as number, numeric as string, timestamptz as
+ * Date, json/jsonb parsed.
  */
 export type Row = Record<string, unknown>;
 
 export interface SqlQueryable {
-  /** One statement with $1..$n parameters. */
+  /** One statement with $1..$n parameters, bounded by the query timeout. */
   query(text: string, params: readonly unknown[]): Promise<Row[]>;
-  /** Several statements, no parameters (migrations). */
+  /** Several statements, no parameters, no time limit (migrations, and waits on their lock). */
   execScript(sql: string): Promise<void>;
 }
 
@@ -22,11 +22,8 @@ export interface SqlConnection extends SqlQueryable {
 }
 
 export interface SqlDriver extends SqlQueryable {
-  readonly kind: "pglite" | "postgres";
   begin(): Promise<SqlTransaction>;
-  /** A dedicated connection; others wait (PGlite) or use other pool members (PostgreSQL). */
+  /** A dedicated connection from the pool, for session-level features. */
   acquire(): Promise<SqlConnection>;
-  /** Makes connectionString reachable by other client libraries. Idempotent. */
-  serveConnections(): Promise<void>;
   close(): Promise<void>;
 }

@@ -22,7 +22,6 @@ export function trackInFlight(driver: SqlDriver): SqlDriver {
   };
 
   return {
-    kind: driver.kind,
     query: (text, params): Promise<Row[]> => track(driver.query(text, params)),
     execScript: (sql) => track(driver.execScript(sql)),
     begin: async (): Promise<SqlTransaction> => {
@@ -44,7 +43,6 @@ export function trackInFlight(driver: SqlDriver): SqlDriver {
         release: () => finished(conn.release()),
       };
     },
-    serveConnections: () => driver.serveConnections(),
     close: async () => {
       // Settle, then give chained continuations a turn to start more work, until quiet.
       while (active.size > 0) {

@@ -67,14 +67,16 @@ const lockKey = 4_242_001;
  * Returns the migrations applied.
  */
 export async function applyMigrations(driver: SqlDriver, migrations: readonly Migration[]): Promise<Migration[]> {
+  // The lock is taken with execScript, which has no time limit: another instance's
+  // long migration must not make this one's start-up time out.
   await inTransaction(driver, async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(${lockKey})`, []);
+    await tx.execScript(`SELECT pg_advisory_xact_lock(${lockKey})`);
     await tx.execScript(createTracking);
   });
   const applied: Migration[] = [];
   for (const migration of migrations) {
     const ran = await inTransaction(driver, async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(${lockKey})`, []);
+      await tx.execScript(`SELECT pg_advisory_xact_lock(${lockKey})`);
       const current = await tx.query("SELECT version, dirty FROM schema_migrations ORDER BY version DESC LIMIT 1", []);
       const row = current[0] as { version: number; dirty: boolean } | undefined;
       if (row?.dirty) {

@@ -9,9 +9,9 @@ import { applyMigrations } from "../../../internal/sql/migrations.ts";
 import { notes } from "../../../internal/sql/testdata/drizzle/schema.ts";
 import { SQLDatabase } from "./mod.ts";
 
-// As Encore documents it: drizzle(db.connectionString), on PGlite (through the
-// runtime's socket server) and on PostgreSQL. The database is not declared in the
-// app, so the fixture's drizzle-kit migrations are applied here, by the runtime's migrator.
+// As Encore documents it: drizzle(db.connectionString), a pool of drizzle's own on
+// the same PostgreSQL database. The database is not declared in the app, so the
+// fixture's drizzle-kit migrations are applied here, by the runtime's migrator.
 const db = new SQLDatabase("rt_drizzle");
 const orm = drizzle(db.connectionString);
 // The per-file teardown drops the database WITH (FORCE), which can end pooled

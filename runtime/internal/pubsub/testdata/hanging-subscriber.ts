@@ -1,6 +1,6 @@
 // A process that publishes one message, starts handling it, and never finishes:
 // the crash tests kill it there, mid-delivery. NATS_STREAM_PREFIX selects NATS;
-// otherwise the SQL store named by SERVER_URL/STORE_NAME/PGLITE_DIR.
+// otherwise the SQL store named by SERVER_URL and STORE_NAME.
 import type { PubSubProvider } from "../provider.ts";
 import { sqlProvider } from "../sql-provider.ts";
 import { subscriptionSpec } from "../specs.ts";
@@ -14,11 +14,7 @@ async function open(): Promise<PubSubProvider> {
     const { natsProvider } = await import("../nats-provider.ts");
     return natsProvider({ url: process.env.NATS_SERVER!, streamPrefix: process.env.NATS_STREAM_PREFIX, logger: quiet });
   }
-  const driver = await openStore({
-    serverUrl: process.env.SERVER_URL || undefined,
-    name: process.env.STORE_NAME!,
-    pgliteDir: process.env.PGLITE_DIR,
-  });
+  const driver = await openStore({ serverUrl: process.env.SERVER_URL!, name: process.env.STORE_NAME! });
   return sqlProvider({ driver, log: quiet, pollIntervalMs: 100 });
 }
 

@@ -1,0 +1,139 @@
+// The embedded cluster's life: created once, reused, joined, stopped, and started
+// past whatever a killed process left behind. Each test has a cluster folder of its own.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, test } from "vitest";
+import { tempDataDir } from "../../../test/temp-dir.ts";
+import { startCluster, stopCluster } from "./cluster.ts";
+import { assertReachable } from "./os-user.ts";
+import { runningPostmaster } from "./postmaster.ts";
+
+const folders: string[] = [];
+function clusterDir(): string {
+  const root = tempDataDir("cluster-test-");
+  folders.push(root);
+  return path.join(root, "postgres");
+}
+
+afterEach(async () => {
+  for (const root of folders.splice(0)) {
+    await stopCluster(path.join(root, "postgres"));
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+/** The uid a process runs as. */
+function ownerOf(pid: number): number {
+  return Number(execFileSync("ps", ["-o", "uid=", "-p", String(pid)], { encoding: "utf8" }).trim());
+}
+
+async function sql<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("the embedded cluster", () => {
+  test("is created on first start, with a password only its owner can read, and keeps its data and port", async () => {
+    const dir = clusterDir();
+    const first = await startCluster({ dir, durability: "disposable" });
+    expect(first.started).toBe(true);
+    expect(first.url).toMatch(/^postgres:\/\/postgres:[\w-]{32}@127\.0\.0\.1:\d+\/postgres$/);
+    expect(statSync(path.join(dir, "password")).mode & 0o777).toBe(0o600);
+    await sql(first.url, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (42)");
+    const [settings] = await sql<{ listen: string; buffers: string; tz: string }>(
+      first.url,
+      "SELECT current_setting('listen_addresses') AS listen, current_setting('shared_buffers') AS buffers, current_setting('TimeZone') AS tz",
+    );
+    expect(settings).toEqual({ listen: "127.0.0.1", buffers: "16MB", tz: "UTC" });
+
+    await stopCluster(dir);
+    expect(runningPostmaster(path.join(dir, "pgdata"))).toBeNull();
+    const again = await startCluster({ dir, durability: "disposable" });
+    expect(again).toMatchObject({ started: true, port: first.port, url: first.url });
+    expect(await sql(again.url, "SELECT n FROM kept")).toEqual([{ n: 42 }]);
+  });
+
+  test("a server already running on the folder is joined, not started twice", async () => {
+    const dir = clusterDir();
+    const [a, b] = await Promise.all([startCluster({ dir, durability: "disposable" }), startCluster({ dir, durability: "disposable" })]);
+    expect(a.port).toBe(b.port);
+    expect([a.started, b.started].filter(Boolean)).toHaveLength(1);
+    const joined = await startCluster({ dir, durability: "disposable" });
+    expect(joined).toMatchObject({ started: false, port: a.port });
+  });
+
+  test("a postmaster.pid left behind never blocks a start, whoever holds its pid now", async () => {
+    const dir = clusterDir();
+    const { port } = await startCluster({ dir, durability: "disposable" });
+    await stopCluster(dir);
+    const pidFile = path.join(dir, "pgdata", "postmaster.pid");
+    const stale = (pid: number) => `${pid}\n${path.join(dir, "pgdata")}\n1700000000\n${port}\n\n127.0.0.1\n  1234  5678\nready   \n`;
+    // A live process that is not this cluster's server (this test process), as after a reboot.
+    writeFileSync(pidFile, stale(process.pid));
+    expect((await startCluster({ dir, durability: "disposable" })).started).toBe(true);
+    await stopCluster(dir);
+    // A pid no process has.
+    writeFileSync(pidFile, stale(2 ** 22 + 7));
+    expect((await startCluster({ dir, durability: "disposable" })).started).toBe(true);
+  });
+
+  test("a cluster made by another PostgreSQL version is refused with what to do", async () => {
+    const dir = clusterDir();
+    mkdirSync(path.join(dir, "pgdata"), { recursive: true });
+    writeFileSync(path.join(dir, "pgdata", "PG_VERSION"), "15\n");
+    await expect(startCluster({ dir })).rejects.toThrow(/made by PostgreSQL 15, and this runtime runs PostgreSQL 18: dump it/);
+  });
+
+  test("a folder the server's account cannot enter is named in the error", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "reach-"));
+    folders.push(root);
+    mkdirSync(path.join(root, "private"), { mode: 0o700 });
+    const stranger = { name: "postgres", uid: 4_000_001, gid: 4_000_001 };
+    expect(() => assertReachable(path.join(root, "private", "postgres", "pgdata"), stranger, "the data folder")).toThrow(
+      new RegExp(`cannot enter ${path.join(root, "private")} \\(mode 700\\) to reach the data folder`),
+    );
+  });
+
+  // Which account runs the server depends on who starts it: root hands it to "postgres",
+  // anyone else runs it as themselves. Under root both are tried, the second as "nobody".
+  test.runIf(process.getuid?.() === 0)("under root it runs as the account postgres, which owns the data", async () => {
+    const dir = clusterDir();
+    const cluster = await startCluster({ dir, durability: "disposable" });
+    const [who] = await sql<{ user: string }>(cluster.url, "SELECT current_user AS user");
+    expect(who!.user).toBe("postgres"); // the database superuser
+    const server = runningPostmaster(path.join(dir, "pgdata"))!;
+    const postgresUid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }));
+    expect(ownerOf(server.pid)).toBe(postgresUid);
+    expect(statSync(path.join(dir, "pgdata")).uid).toBe(postgresUid);
+  });
+
+  test("started by an ordinary user it runs as that user", async () => {
+    const dir = clusterDir();
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? Number(execFileSync("id", ["-u", "nobody"], { encoding: "utf8" })) : process.getuid!();
+    const gid = asRoot ? Number(execFileSync("id", ["-g", "nobody"], { encoding: "utf8" })) : process.getgid!();
+    execFileSync("chown", [`${uid}:${gid}`, path.dirname(dir)]);
+    const script = `
+      import { startCluster } from ${JSON.stringify(path.resolve("runtime/internal/sql/embedded/cluster.ts"))};
+      const c = await startCluster({ dir: ${JSON.stringify(dir)}, durability: "disposable" });
+      console.log(JSON.stringify({ port: c.port }));`;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      uid,
+      gid,
+      env: { ...process.env, HOME: path.dirname(dir) },
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out.trim().split("\n").pop()!)).toHaveProperty("port");
+    const server = runningPostmaster(path.join(dir, "pgdata"))!;
+    expect(ownerOf(server.pid)).toBe(uid);
+    expect(readFileSync(path.join(dir, "password"), "utf8")).toMatch(/^[\w-]{32}$/);
+  });
+});

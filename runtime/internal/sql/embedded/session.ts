@@ -1,0 +1,61 @@
+import pg from "pg";
+import { startCluster, stopCluster, type ClusterOptions } from "./cluster.ts";
+
+/**
+ * This process's use of the embedded cluster. While it lasts, one idle connection
+ * marks the process as a user of the server, so that another process (the cron
+ * command, a second app instance) finishing meanwhile leaves the server running.
+ * Connections carry the application name `encore-selfhost/<pid>`, which tells this
+ * process's own connections from everyone else's when it decides whether to stop it.
+ */
+export class EmbeddedSession {
+  private constructor(
+    readonly url: string,
+    private readonly options: ClusterOptions,
+    private readonly presence: pg.Client,
+    readonly started: boolean,
+  ) {}
+
+  /** Joins the cluster, starting (and on first use, creating) it when needed. */
+  static async open(options: ClusterOptions): Promise<EmbeddedSession> {
+    const cluster = await startCluster(options);
+    const url = new URL(cluster.url);
+    url.searchParams.set("application_name", applicationName);
+    const presence = new pg.Client({ connectionString: url.href });
+    // The server restarting ends this connection; it only matters at the next release.
+    presence.on("error", () => {});
+    await presence.connect();
+    return new EmbeddedSession(url.href, options, presence, cluster.started);
+  }
+
+  /**
+   * Ends this process's use of the cluster, and stops the server if no other
+   * process is connected to it: the last one out turns off the lights. Call it
+   * after this process's own pools are closed.
+   */
+  async release(): Promise<void> {
+    await this.presence.end().catch(() => {});
+    if (await this.othersConnected()) return;
+    await stopCluster(this.options.dir);
+  }
+
+  private async othersConnected(): Promise<boolean> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND application_name IS DISTINCT FROM $1`,
+        [applicationName],
+      );
+      return rows[0]!.n > 0;
+    } catch {
+      return false; // the server is not answering: stopping it is all that is left to do
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+const applicationName = `encore-selfhost/${process.pid}`;
