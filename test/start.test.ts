@@ -1,6 +1,6 @@
 // The start command as a user runs it: real processes, real signals, restarts, on
 // the embedded PostgreSQL that `npm start` uses when DATABASE_URL is not set.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
@@ -27,8 +27,10 @@ async function json<T>(app: RunningApp, route: string, body?: unknown): Promise<
 
 describe("npm start", () => {
   test("keeps links and clicks across restarts, shares its cluster, and survives being killed", async () => {
+    mkdirSync(path.join(dataDir, "pglite")); // left by a version that ran PGlite
     const first = await startApp(env);
     expect(first.output()).toMatch(/embedded PostgreSQL started/);
+    expect(first.output()).toMatch(/found data of the earlier embedded engine \(PGlite\), which is no longer read/);
     expect(first.output()).toMatch(/"database":"embedded PostgreSQL in [^"]*postgres, databases analytics, orders, url, urlb, users,/);
     expect(first.output()).toContain('"cron":["cleanup-stale-urls","daily-report"]');
     const link = await json<{ id: string; url: string }>(first, "/url", { url: "https://encore.dev" });

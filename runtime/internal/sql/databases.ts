@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
@@ -30,7 +31,12 @@ export async function connectServer(): Promise<void> {
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
   embeddedUrl = session.url;
-  if (session.started) rootLogger().info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
+  const log = rootLogger();
+  if (session.started) log.info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
+  const legacy = path.join(cfg.dataDir, "pglite");
+  if (existsSync(legacy)) {
+    log.warn({ dir: legacy }, "found data of the earlier embedded engine (PGlite), which is no longer read; see the README's section on the embedded PostgreSQL");
+  }
 }
 
 /**
