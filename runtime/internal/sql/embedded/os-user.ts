@@ -41,22 +41,27 @@ export function serverAccount(): ServerAccount | null {
 /**
  * Fails, naming the folder, when `account` cannot reach `target`: every folder
  * above it must let that account pass (x), as /root (mode 0700) does not.
- * Permission bits only; ACLs are not consulted.
  */
 export function assertReachable(target: string, account: ServerAccount, what: string): void {
+  const blocked = blockingFolder(target, account);
+  if (blocked) {
+    throw new Error(
+      `running as root, the embedded PostgreSQL runs as the account "${account.name}", which cannot enter ${blocked.dir} ` +
+        `(mode ${blocked.mode.toString(8)}) to reach ${what}. Put the app and DATA_DIR under a folder that account can enter, ` +
+        `run as a non-root user, or set DATABASE_URL.`,
+    );
+  }
+}
+
+/** The first folder above `target` that `account` may not pass through, if any. Permission bits only; ACLs are not consulted. */
+export function blockingFolder(target: string, account: ServerAccount): { dir: string; mode: number } | null {
   for (let dir = path.dirname(path.resolve(target)); ; dir = path.dirname(dir)) {
     const stat = statSync(dir, { throwIfNoEntry: false });
-    if (!stat) continue; // not made yet: its parent decides
-    const { mode, uid, gid } = stat;
-    const bit = uid === account.uid ? 0o100 : gid === account.gid ? 0o010 : 0o001;
-    if ((mode & bit) === 0) {
-      throw new Error(
-        `running as root, the embedded PostgreSQL runs as the account "${account.name}", which cannot enter ${dir} ` +
-          `(mode ${(mode & 0o777).toString(8)}) to reach ${what}. Put the app and DATA_DIR under a folder that account can enter, ` +
-          `run as a non-root user, or set DATABASE_URL.`,
-      );
-    }
-    if (path.dirname(dir) === dir) return;
+    if (stat) {
+      const bit = stat.uid === account.uid ? 0o100 : stat.gid === account.gid ? 0o010 : 0o001;
+      if ((stat.mode & bit) === 0) return { dir, mode: stat.mode & 0o777 };
+    } // else not made yet: its parent decides
+    if (path.dirname(dir) === dir) return null;
   }
 }
 
