@@ -8,6 +8,7 @@ import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
+import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
 
 /**
@@ -22,9 +23,14 @@ let embeddedUrl: string | undefined;
  * Connects this process to its server: DATABASE_URL's, or else the embedded
  * cluster under $DATA_DIR/postgres, which is started (and created on first use)
  * or joined when another process already runs it. Call once, before opening databases.
+ * Makes node-postgres's lost connections safe for the app's own clients too (pg-error-guard.ts).
  */
 export async function connectServer(): Promise<void> {
   const cfg = config();
+  guardUnheardPgErrors(
+    (err, emitter) => rootLogger().warn({ err, emitter }, "a database connection failed with nobody listening on its client; logged, the process goes on"),
+    cfg.appRoot,
+  );
   if (cfg.databaseUrl) return;
   embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir() });
   embedded.catch(() => (embedded = undefined));
