@@ -239,3 +239,35 @@ describe("an idle SQL subscriber", () => {
     expect(got[0]! - sent).toBeLessThan(1000); // far below the 60 s poll interval
   });
 });
+
+describe("the LISTEN connection", () => {
+  /** The backends listening on this test's database, once there are `n` and none is in `not`. */
+  async function listeners(n: number, not: readonly number[] = []): Promise<number[]> {
+    let pids: number[] = [];
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50)) {
+      const rows = await driver.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN encore_pubsub'", []);
+      pids = rows.map((r) => r.pid as number);
+      if (pids.length === n && !pids.some((p) => not.includes(p))) break;
+    }
+    return pids;
+  }
+
+  test("ended by the server, it comes back by itself, once, and another instance's publish wakes subscribers at once again", async () => {
+    const got: number[] = [];
+    await provider([spec("s")], [async () => void got.push(Date.now())], driver, { listenUrl: connectionString, pollIntervalMs: 60_000 });
+    const first = await listeners(1);
+    expect(first).toHaveLength(1);
+    await driver.query("SELECT pg_terminate_backend($1)", [first[0]]);
+    const again = await listeners(1, first);
+    expect(again).toHaveLength(1);
+    expect(again[0]).not.toBe(first[0]);
+
+    const other = sqlProvider({ driver: await reopen(), log: quiet, listenUrl: connectionString });
+    providers.push(other);
+    await other.start([topic], [spec("s")]);
+    const sent = Date.now();
+    await other.publish("events", "{}");
+    await until(() => got.length === 1, "delivery woken by NOTIFY", 5000);
+    expect(got[0]! - sent).toBeLessThan(1000); // far below the 60 s poll interval
+  });
+});

@@ -32,7 +32,7 @@ export async function connectServer(): Promise<void> {
     cfg.appRoot,
   );
   if (cfg.databaseUrl) return;
-  embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir() });
+  embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir(), connectTimeoutMs: cfg.sql.connectTimeoutMs });
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
   embeddedUrl = session.url;
