@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { refusedConnection } from "../../test/closed-port.ts";
 import { freshDriver } from "../../test/driver.ts";
 import type { SqlDriver } from "../sql/driver.ts";
 import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
@@ -184,6 +185,38 @@ describe("SQL pub/sub provider", () => {
     await other.publish("events", "{}");
     await new Promise((r) => setTimeout(r, 300));
     expect(started).toBe(1);
+  });
+});
+
+describe("a database that goes away", () => {
+  test("an idle subscriber keeps looking once per poll interval, not continuously, and delivers what waited once it is back", async () => {
+    const refused = await refusedConnection();
+    let away = false;
+    let refusedLooks = 0;
+    const fail = () => (refusedLooks++, Promise.reject(refused));
+    // Statements fail as they do while the server is stopped, with the error node-postgres gives then.
+    const flaky: SqlDriver = {
+      query: (text, params) => (away ? fail() : driver.query(text, params)),
+      execScript: (sql) => (away ? fail() : driver.execScript(sql)),
+      begin: () => (away ? fail() : driver.begin()),
+      acquire: () => (away ? fail() : driver.acquire()),
+      close: () => driver.close(),
+    };
+    const got: string[] = [];
+    await provider([spec("s")], [async (d) => void got.push(d.payload)], flaky, { pollIntervalMs: 200 });
+    await sleep(300);
+    away = true;
+    const publisher = sqlProvider({ driver: await reopen(), log: quiet });
+    providers.push(publisher);
+    await publisher.start([topic], [spec("s")]);
+    await publisher.publish("events", '{"n":1}'); // stored; the subscriber cannot see it yet
+    await sleep(1000);
+    expect(got).toEqual([]);
+    expect(refusedLooks).toBeGreaterThanOrEqual(2);
+    expect(refusedLooks).toBeLessThanOrEqual(7); // about one per 200 ms
+    away = false;
+    await until(() => got.length === 1, "the delivery once the database is back", 3000);
+    expect(got).toEqual(['{"n":1}']);
   });
 });
 
