@@ -1,5 +1,5 @@
 import path from "node:path";
-import { config } from "../config/mod.ts";
+import { ConfigError, config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
@@ -167,18 +167,31 @@ async function open(name: string): Promise<SqlDriver> {
   return driver;
 }
 
+/** Connections a process keeps apart from the pools: pub/sub's LISTEN, and its presence on the embedded cluster (or, at boot, the one that creates a database). */
+const reservedConnections = 2;
+
 /**
  * Each database's pool: an equal share of DATABASE_MAX_CONNECTIONS over every
  * database the app declares plus the runtime's own (pub/sub, cron), after the
- * two connections each process keeps apart (LISTEN for pub/sub, and its presence
- * on the embedded cluster).
+ * connections kept apart. So the runtime of one instance never holds more than
+ * DATABASE_MAX_CONNECTIONS; pools the app makes itself on `connectionString`
+ * (drizzle's: node-postgres's default of 10 each) come on top. A setting too small
+ * to give every database one connection stops start-up.
  */
 export function poolShare(): number {
   const meta = appMeta();
   const { sql, natsUrl } = config();
   const runtimeDatabases = (meta.topics.length > 0 && !natsUrl ? 1 : 0) + (meta.cronJobs.length > 0 ? 1 : 0);
   const databases = Math.max(1, meta.databases.length + runtimeDatabases);
-  return Math.max(2, Math.floor((sql.maxConnections - 2) / databases));
+  const share = Math.floor((sql.maxConnections - reservedConnections) / databases);
+  if (share < 1) {
+    throw new ConfigError(
+      "DATABASE_MAX_CONNECTIONS",
+      `must be at least ${databases + reservedConnections} for this app (one connection for each of its ${databases} databases, ` +
+        `and ${reservedConnections} kept apart), got ${sql.maxConnections}`,
+    );
+  }
+  return share;
 }
 
 /** A declared database's migrations, read by the reader for its layout (`source`). */
