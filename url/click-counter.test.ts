@@ -62,6 +62,28 @@ describe("ClickCounter", () => {
     expect(await storedClicks(code)).toBe(1);
   });
 
+  test("while writes fail it tries again by itself, about every 100 ms, and stores every click once they work", async () => {
+    const { code } = await shorten({ url: "https://outage.example" });
+    let down = true;
+    let attempts = 0;
+    const counter = new ClickCounter(async (c, n) => {
+      attempts++;
+      if (down) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      await writeClicks(c, n);
+    }, 20);
+    for (let i = 0; i < 5; i++) counter.record(code);
+    await new Promise((r) => setTimeout(r, 550));
+    counter.record(code); // counted during the outage too
+    expect(attempts).toBeGreaterThanOrEqual(3);
+    expect(attempts).toBeLessThanOrEqual(8); // not a busy loop
+    down = false;
+    for (const deadline = Date.now() + 3000; (await storedClicks(code)) < 6 && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await storedClicks(code)).toBe(6);
+    expect(counter.hasPending(code)).toBe(false);
+  });
+
   test("interval 0 writes each click before record's promise resolves", async () => {
     const { code } = await shorten({ url: "https://sync.example" });
     const counter = new ClickCounter(writeClicks, 0);

@@ -12,7 +12,9 @@ export type ClickWriter = (codes: string[], counts: number[]) => Promise<void>;
  *
  * - Writes happen at most `intervalMs` after a click; 0 writes every click
  *   before the lookup is answered.
- * - A failed write keeps its counts and tries again at the next interval.
+ * - A failed write keeps its counts and tries again at the next interval (at
+ *   least every 100 ms), for as long as the database is away; the first failure
+ *   and the recovery are logged, not every attempt in between.
  * - `stop()` writes everything counted and switches to per-click writes, so
  *   lookups still in flight during a shutdown are not lost either.
  * - Reads that must include unwritten clicks (stats) run with `whileSettled`, which
@@ -24,6 +26,8 @@ export class ClickCounter {
   #synchronous: boolean;
   /** Tail of the chain of writes and settled reads: one runs at a time. */
   #lock: Promise<unknown> = Promise.resolve();
+  /** Writes failed in a row. */
+  #failures = 0;
 
   constructor(
     private readonly write: ClickWriter,
@@ -42,7 +46,10 @@ export class ClickCounter {
       this.schedule(this.intervalMs);
       return undefined;
     }
-    return this.exclusive(() => this.write([code], [1])).catch((err: unknown) => this.keep(new Map([[code, 1]]), err));
+    return this.exclusive(() => this.write([code], [1])).then(
+      () => this.succeeded(),
+      (err: unknown) => this.keep(new Map([[code, 1]]), err),
+    );
   }
 
   /** Clicks counted but not yet written, for one code. */
@@ -97,14 +104,22 @@ export class ClickCounter {
       await this.write([...batch.keys()], [...batch.values()]);
     } catch (err) {
       this.keep(batch, err);
+      return;
     }
+    this.succeeded();
   }
 
   /** Puts unwritten clicks back and retries later; a database outage must not lose them. */
   private keep(batch: ReadonlyMap<string, number>, err: unknown): void {
     for (const [code, n] of batch) this.add(code, n);
-    log.warn(err, "writing clicks failed; keeping them for the next attempt", { codes: batch.size });
+    if (this.#failures++ === 0) log.warn(err, "writing clicks failed; keeping them and retrying until a write succeeds", { codes: batch.size });
     this.schedule(Math.max(this.intervalMs, retryDelayMs));
+  }
+
+  private succeeded(): void {
+    if (this.#failures === 0) return;
+    log.info("writing clicks works again", { failedAttempts: this.#failures });
+    this.#failures = 0;
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

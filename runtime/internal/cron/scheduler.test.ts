@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { refusedConnection } from "../../test/closed-port.ts";
 import { config } from "../config/mod.ts";
 import type { SqlDriver } from "../sql/driver.ts";
 import { openDatabase, physicalName } from "../sql/databases.ts";
@@ -197,6 +198,42 @@ describe("the cron scheduler", () => {
       expect(ranAt!.getTime() % minute).toBeLessThan(2_000); // at the tick, not at start-up (59 s past one)
       await expect.poll(async () => (await store.runsOf(job.name)).map((r) => r.outcome)).toEqual(["succeeded"]);
     } finally {
+      await scheduler.stop(1_000);
+    }
+  });
+
+  test("a tick whose claim fails while the database is away is claimed again soon, by itself, and runs once it is back", async () => {
+    const job = freshJob({ kind: "every", minutes: 1 });
+    const refused = await refusedConnection();
+    let away = false;
+    let refusedClaims = 0;
+    // Statements fail as they do while the server is stopped, with the error node-postgres gives then.
+    const flaky: SqlDriver = {
+      query: (text, params) => (away ? Promise.reject(refused) : primary.query(text, params)),
+      execScript: (sql) => (away ? Promise.reject(refused) : primary.execScript(sql)),
+      begin: () => (away ? (refusedClaims++, Promise.reject(refused)) : primary.begin()),
+      acquire: () => (away ? Promise.reject(refused) : primary.acquire()),
+      close: async () => {},
+    };
+    const store = new CronStore(flaky, { staleAfterMs: minute });
+    await store.migrate();
+    // A second before a minute boundary, so the tick comes while the database is away.
+    const offset = Math.ceil(Date.now() / minute) * minute + minute - 1_000 - Date.now();
+    const clock = { now: () => new Date(Date.now() + offset) };
+    const runs: Date[] = [];
+    const scheduler = new CronScheduler({ jobs: [job], store, runJob: async () => void runs.push(clock.now()), log: silent, clock, retryMs: 200 });
+    await scheduler.start();
+    try {
+      away = true;
+      await expect.poll(() => refusedClaims, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(refusedClaims).toBeLessThanOrEqual(8); // about one per 200 ms, not a busy loop
+      expect(runs).toEqual([]);
+      away = false;
+      await expect.poll(() => runs.length, { timeout: 5_000 }).toBe(1);
+      await expect.poll(async () => (await store.runsOf(job.name)).map((r) => [r.outcome, r.tick.getTime() % minute])).toEqual([["succeeded", 0]]);
+    } finally {
+      away = false;
       await scheduler.stop(1_000);
     }
   });

@@ -78,6 +78,8 @@ export class CronScheduler<J extends ScheduledJob> {
   readonly #running = new Map<number, Promise<TickResult>>();
   readonly #runningRecords = new Map<number, RunRecord>();
   #timer: NodeJS.Timeout | undefined;
+  /** Whether start() armed the timer: only then do failed claims schedule their retry. */
+  #scheduling = false;
   #stopped = false;
 
   constructor(private readonly options: SchedulerOptions<J>) {
@@ -97,6 +99,7 @@ export class CronScheduler<J extends ScheduledJob> {
       jobs.map((j) => j.name),
       this.#clock.now(),
     );
+    this.#scheduling = true;
     void this.runDue();
     this.arm();
   }
@@ -165,8 +168,9 @@ export class CronScheduler<J extends ScheduledJob> {
     try {
       claim = await this.options.store.claim(job.name, tick, "schedule", this.instance, this.#clock.now());
     } catch (err) {
-      this.#attempted.delete(job.name); // unsettled: the next wake-up tries again
+      this.#attempted.delete(job.name); // unsettled: tried again within retryMs
       this.options.log.error({ err, job: job.name, tick }, "cron: claiming a tick failed");
+      this.rearm();
       throw err;
     }
     if (claim.kind === "overlap") {
@@ -209,6 +213,17 @@ export class CronScheduler<J extends ScheduledJob> {
         this.#runningRecords.delete(run.id);
       });
     return done;
+  }
+
+  /**
+   * Sets the timer again after a claim failed: the timer was armed while the claim
+   * was in flight, when its tick still counted as settled, so it would sleep until
+   * the next tick and the failed one would be lost.
+   */
+  private rearm(): void {
+    if (!this.#scheduling || this.#stopped) return;
+    clearTimeout(this.#timer);
+    this.arm();
   }
 
   /** Sleeps until the earliest next tick, runs what is due, and again. */

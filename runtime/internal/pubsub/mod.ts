@@ -102,7 +102,7 @@ async function createProvider(): Promise<PubSubProvider> {
     return natsProvider({ url: cfg.natsUrl, streamPrefix: natsPrefix(cfg.databaseNamePrefix), logger: log });
   }
   const driver = await openDatabase(pubsubDatabaseName);
-  return sqlProvider({ driver, listenUrl: databaseUrl(pubsubDatabaseName), log });
+  return sqlProvider({ driver, listenUrl: databaseUrl(pubsubDatabaseName), log, connectTimeoutMs: cfg.sql.connectTimeoutMs });
 }
 
 // Environments sharing one NATS server are kept apart the way databases are.

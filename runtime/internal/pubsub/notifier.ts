@@ -1,8 +1,7 @@
-import pg from "pg";
 import type { SqlQueryable } from "../sql/driver.ts";
+import { KeptConnection } from "../sql/kept-connection.ts";
 
 const channel = "encore_pubsub";
-const reconnectDelayMs = 1000;
 
 /**
  * Wakes subscribers in other instances when a message is published
@@ -10,9 +9,7 @@ const reconnectDelayMs = 1000;
  * subscribers still find messages by polling; this only cuts the delay.
  */
 export class Notifier {
-  #client: pg.Client | undefined;
-  #closed = false;
-  #retry: NodeJS.Timeout | undefined;
+  readonly #connection: KeptConnection | undefined;
 
   /**
    * @param onListening called each time LISTEN is (re)established: publishes made
@@ -20,29 +17,39 @@ export class Notifier {
    */
   constructor(
     private readonly url: string | undefined,
-    private readonly log: { warn(obj: object, msg: string): void },
-    private readonly onTopic: (topic: string) => void,
-    private readonly onListening: () => void = () => {},
-  ) {}
+    private readonly log: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void },
+    onTopic: (topic: string) => void,
+    onListening: () => void = () => {},
+    connectTimeoutMs = 5000,
+  ) {
+    if (!url) return;
+    let lostOnce = false;
+    this.#connection = new KeptConnection({
+      url,
+      connectTimeoutMs,
+      setUp: async (client) => {
+        client.on("notification", (n) => n.payload && onTopic(n.payload));
+        await client.query(`LISTEN ${channel}`);
+      },
+      onUp: () => {
+        if (lostOnce) this.log.info?.({}, "pub/sub LISTEN connection is back");
+        onListening();
+      },
+      onDown: (err) => {
+        lostOnce = true;
+        this.log.warn({ err }, "pub/sub LISTEN connection lost; polling until it is back");
+      },
+    });
+  }
 
   /** Whether other instances' publishes reach this one now. */
   get listening(): boolean {
-    return this.#client !== undefined;
+    return this.#connection?.up ?? false;
   }
 
+  /** Starts listening; a failure is retried in the background, meanwhile subscribers poll. */
   async start(): Promise<void> {
-    if (!this.url || this.#closed) return;
-    const client = new pg.Client({ connectionString: this.url });
-    client.on("notification", (n) => n.payload && this.onTopic(n.payload));
-    client.on("error", (err) => this.reconnect(client, err));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${channel}`);
-      this.#client = client;
-      this.onListening();
-    } catch (err) {
-      this.reconnect(client, err);
-    }
+    await this.#connection?.open();
   }
 
   /** Tells other instances these topics have new messages (PostgreSQL only). */
@@ -57,21 +64,6 @@ export class Notifier {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    clearTimeout(this.#retry);
-    await this.#client?.end().catch(() => {});
-    this.#client = undefined;
-  }
-
-  private reconnect(client: pg.Client, err: unknown): void {
-    this.log.warn({ err }, "pub/sub LISTEN connection lost; polling until it is back");
-    client.end().catch(() => {});
-    if (this.#client === client) this.#client = undefined;
-    if (this.#closed || this.#retry) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      void this.start();
-    }, reconnectDelayMs);
-    this.#retry.unref();
+    await this.#connection?.close();
   }
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { refusedConnection } from "../../test/closed-port.ts";
 import { freshDriver } from "../../test/driver.ts";
 import type { SqlDriver } from "../sql/driver.ts";
 import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
@@ -187,6 +188,38 @@ describe("SQL pub/sub provider", () => {
   });
 });
 
+describe("a database that goes away", () => {
+  test("an idle subscriber keeps looking once per poll interval, not continuously, and delivers what waited once it is back", async () => {
+    const refused = await refusedConnection();
+    let away = false;
+    let refusedLooks = 0;
+    const fail = () => (refusedLooks++, Promise.reject(refused));
+    // Statements fail as they do while the server is stopped, with the error node-postgres gives then.
+    const flaky: SqlDriver = {
+      query: (text, params) => (away ? fail() : driver.query(text, params)),
+      execScript: (sql) => (away ? fail() : driver.execScript(sql)),
+      begin: () => (away ? fail() : driver.begin()),
+      acquire: () => (away ? fail() : driver.acquire()),
+      close: () => driver.close(),
+    };
+    const got: string[] = [];
+    await provider([spec("s")], [async (d) => void got.push(d.payload)], flaky, { pollIntervalMs: 200 });
+    await sleep(300);
+    away = true;
+    const publisher = sqlProvider({ driver: await reopen(), log: quiet });
+    providers.push(publisher);
+    await publisher.start([topic], [spec("s")]);
+    await publisher.publish("events", '{"n":1}'); // stored; the subscriber cannot see it yet
+    await sleep(1000);
+    expect(got).toEqual([]);
+    expect(refusedLooks).toBeGreaterThanOrEqual(2);
+    expect(refusedLooks).toBeLessThanOrEqual(7); // about one per 200 ms
+    away = false;
+    await until(() => got.length === 1, "the delivery once the database is back", 3000);
+    expect(got).toEqual(['{"n":1}']);
+  });
+});
+
 /** The driver, counting the statements sent through it. */
 function counting(inner: SqlDriver): { driver: SqlDriver; count: () => number } {
   let n = 0;
@@ -229,6 +262,38 @@ describe("an idle SQL subscriber", () => {
     const before = db.count();
     await sleep(2000);
     expect(db.count() - before).toBe(0);
+
+    const other = sqlProvider({ driver: await reopen(), log: quiet, listenUrl: connectionString });
+    providers.push(other);
+    await other.start([topic], [spec("s")]);
+    const sent = Date.now();
+    await other.publish("events", "{}");
+    await until(() => got.length === 1, "delivery woken by NOTIFY", 5000);
+    expect(got[0]! - sent).toBeLessThan(1000); // far below the 60 s poll interval
+  });
+});
+
+describe("the LISTEN connection", () => {
+  /** The backends listening on this test's database, once there are `n` and none is in `not`. */
+  async function listeners(n: number, not: readonly number[] = []): Promise<number[]> {
+    let pids: number[] = [];
+    for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(50)) {
+      const rows = await driver.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN encore_pubsub'", []);
+      pids = rows.map((r) => r.pid as number);
+      if (pids.length === n && !pids.some((p) => not.includes(p))) break;
+    }
+    return pids;
+  }
+
+  test("ended by the server, it comes back by itself, once, and another instance's publish wakes subscribers at once again", async () => {
+    const got: number[] = [];
+    await provider([spec("s")], [async () => void got.push(Date.now())], driver, { listenUrl: connectionString, pollIntervalMs: 60_000 });
+    const first = await listeners(1);
+    expect(first).toHaveLength(1);
+    await driver.query("SELECT pg_terminate_backend($1)", [first[0]]);
+    const again = await listeners(1, first);
+    expect(again).toHaveLength(1);
+    expect(again[0]).not.toBe(first[0]);
 
     const other = sqlProvider({ driver: await reopen(), log: quiet, listenUrl: connectionString });
     providers.push(other);

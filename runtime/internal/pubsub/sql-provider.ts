@@ -11,7 +11,9 @@ export interface SqlProviderOptions {
   readonly driver: SqlDriver;
   /** PostgreSQL only: a connection string to LISTEN on, so other instances' publishes wake this one. */
   readonly listenUrl?: string;
-  readonly log: { warn(obj: object, msg: string): void };
+  readonly log: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  /** How long connecting the LISTEN connection may take. */
+  readonly connectTimeoutMs?: number;
   /**
    * How often subscribers look for due messages while nothing else can wake them
    * (no LISTEN, or its connection is down), and how soon after a failed look.
@@ -40,6 +42,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     options.log,
     (topic) => wake(topic),
     () => subscribers.forEach((s) => s.wake()),
+    options.connectTimeoutMs,
   );
 
   // Concurrent publishes share one statement and one commit.

@@ -31,6 +31,8 @@ export class SqlSubscriber {
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
   #lastSweep = 0;
+  /** Whether the last look failed (the database is away): told once, not at every poll. */
+  #failing = false;
   readonly #handlers = new Set<Promise<void>>();
 
   /**
@@ -43,7 +45,7 @@ export class SqlSubscriber {
     private readonly driver: SqlDriver,
     readonly spec: SubscriptionSpec,
     private readonly handler: DeliveryHandler,
-    private readonly log: { warn(obj: object, msg: string): void },
+    private readonly log: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void },
     private readonly pollIntervalMs: number,
     private readonly listening: () => boolean = () => false,
   ) {}
@@ -84,8 +86,13 @@ export class SqlSubscriber {
         }
       } while (this.#again && !this.#closed);
       if (this.#running < this.spec.maxConcurrency) nextLookMs = await this.untilNextDue();
+      if (this.#failing) this.log.info?.({ subscription: this.spec.name }, "pub/sub: looking for messages works again");
+      this.#failing = false;
     } catch (err) {
-      this.log.warn({ err, subscription: this.spec.name }, "pub/sub: looking for messages failed; trying again");
+      if (!this.#failing) {
+        this.log.warn({ err, subscription: this.spec.name }, "pub/sub: looking for messages failed; trying again every poll interval until it works");
+      }
+      this.#failing = true;
     } finally {
       this.#pumping = false;
     }

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import { httpStatusOf, transportErrors } from "../errors/http-status.ts";
-import { rootLogger } from "../log/root.ts";
+import { unavailableFor } from "../sql/unavailable.ts";
+import { logFailure } from "./failure-log.ts";
 
 /** Encore's error wire format. */
 export interface ErrorBody {
@@ -14,20 +15,25 @@ const internalMessage = "an internal error occurred";
 
 /**
  * Turns anything thrown while serving a request into Encore's wire format.
- * Unexpected errors are logged with their stack and answered with a bare 500:
+ * Unexpected errors are logged (failure-log.ts) and answered with a bare 500:
  * their messages may hold internals, so they leave only when exposeDetails is set.
  */
 export function errorHandler(exposeDetails: boolean) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {
     const { status, body } = toWire(err, exposeDetails);
-    if (status >= 500) {
-      rootLogger().error({ err, method: req.method, url: req.url, code: body.code }, "request failed");
-    }
+    logFailure(err, status, req.raw, "request failed");
     void reply.code(status).type("application/json; charset=utf-8").send(body);
   };
 }
 
-export function toWire(err: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
+/**
+ * An APIError keeps its code. Anything unexpected (another error, or an APIError
+ * coded internal or unknown, as calls between services and the auth step wrap
+ * them) that comes from a lost database connection, however deeply wrapped, is
+ * 503 `unavailable`: the client may retry, and load balancers can tell it from a bug.
+ */
+export function toWire(thrown: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
+  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? thrown) : thrown;
   if (err instanceof APIError) {
     const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
     const message = internal && !exposeDetails ? internalMessage : err.message;
@@ -45,4 +51,8 @@ export function toWire(err: unknown, exposeDetails: boolean): { status: number; 
   }
   const message = exposeDetails && err instanceof Error ? err.message : internalMessage;
   return { status: 500, body: { code: ErrCode.Internal, message, details: null } };
+}
+
+function isUnexpected(err: unknown): boolean {
+  return !(err instanceof APIError) || err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
 }

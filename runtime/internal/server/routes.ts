@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteO
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
-import { rootLogger } from "../log/root.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
+import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 
 type Source = Record<string, unknown>;
@@ -146,7 +146,7 @@ function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
 
 function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean): void {
   const { status, body } = toWire(err, exposeInternalErrors);
-  if (status >= 500) rootLogger().error({ err, method: req.method, url: req.url }, "raw endpoint failed");
+  logFailure(err, status, req, "raw endpoint failed");
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
 }

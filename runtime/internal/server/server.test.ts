@@ -1,7 +1,10 @@
 // The HTTP layer on its own, with endpoints described by hand: what the parser
 // would produce for them is covered by the parser's tests.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { stoppedServerUrl } from "../../test/closed-port.ts";
 import { config } from "../config/mod.ts";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema, RequestMeta } from "../meta/types.ts";
@@ -97,7 +100,24 @@ const endpoints: Endpoint[] = [
   endpoint("rawCrash", { kind: "raw", methods: ["GET"], path: "/raw-crash", request: null, response: null }, () => {
     throw new Error("raw secret");
   }),
+  // The app's own drizzle pool, its server stopped: a DrizzleQueryError around ECONNREFUSED.
+  endpoint("dbDown", {}, async () => {
+    try {
+      await stoppedDatabase().execute(sql`SELECT 1`);
+    } catch (err) {
+      throw APIError.internal("call to other.service failed", err as Error); // as ~encore/clients wraps it
+    }
+  }),
+  endpoint("rawDbDown", { kind: "raw", methods: ["GET"], path: "/raw-db-down", request: null, response: null }, async () => {
+    await stoppedDatabase().execute(sql`SELECT 1`);
+  }),
 ];
+
+let stoppedOrm: ReturnType<typeof drizzle> | undefined;
+function stoppedDatabase(): ReturnType<typeof drizzle> {
+  if (!stoppedOrm) throw new Error("set up in beforeAll");
+  return stoppedOrm;
+}
 
 async function serve(exposeInternalErrors: boolean) {
   const app = await buildServer(endpoints, { appRoot: process.cwd(), exposeInternalErrors, pubsubAdminToken: null, objects: config().objects, trustProxy: false });
@@ -108,10 +128,12 @@ async function serve(exposeInternalErrors: boolean) {
 
 let server: Awaited<ReturnType<typeof serve>>;
 beforeAll(async () => {
+  stoppedOrm = drizzle(await stoppedServerUrl());
   server = await serve(false);
 });
 afterAll(async () => {
   await server.app.close();
+  await stoppedOrm?.$client.end();
 });
 
 const post = (path: string, body = "{}") => fetch(server.url + path, { method: "POST", body });
@@ -223,5 +245,21 @@ describe("other endpoint kinds", () => {
     const res = await fetch(`${server.url}/raw-crash`);
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ code: "internal", message: "an internal error occurred", details: null });
+  });
+});
+
+describe("a database that cannot be reached", () => {
+  const unavailable = { code: "unavailable", message: "the database is unavailable; please retry", details: null };
+
+  test("is 503 unavailable from a typed endpoint, through drizzle's error and an internal wrapper", async () => {
+    const res = await post("/svc.dbDown");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual(unavailable);
+  });
+
+  test("is 503 unavailable from a raw endpoint", async () => {
+    const res = await fetch(`${server.url}/raw-db-down`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual(unavailable);
   });
 });

@@ -33,17 +33,30 @@ export async function startServer(): Promise<FastifyInstance> {
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
   await connectServer();
-  for (const db of meta.databases) await openDatabase(db.name);
-  for (const { name, applied } of openedDatabases()) {
-    if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
-  }
+  let app: FastifyInstance | undefined;
+  try {
+    for (const db of meta.databases) await openDatabase(db.name);
+    for (const { name, applied } of openedDatabases()) {
+      if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
+    }
 
-  const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
-  await connectionsReady();
-  if (hasPubSub()) await startPubSub();
-  const app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler() });
-  await app.listen({ host: cfg.host, port: cfg.port });
-  if (cfg.cron && hasCronJobs()) await startCron();
+    const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
+    await connectionsReady();
+    if (hasPubSub()) await startPubSub();
+    app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler() });
+    await app.listen({ host: cfg.host, port: cfg.port });
+    if (cfg.cron && hasCronJobs()) await startCron();
+  } catch (err) {
+    // Leave as a stop would, so the process can exit: its connections (the presence on
+    // the embedded cluster above all) would otherwise keep it running, and the cluster
+    // it may have started is stopped unless another process uses it.
+    await app?.close().catch(() => {});
+    await stopCron(0).catch(() => {});
+    await stopPubSub(0).catch(() => {});
+    await stopObjects().catch(() => {});
+    await disconnectServer().catch(() => {});
+    throw err;
+  }
 
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : cfg.port;

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { config } from "../config/mod.ts";
+import { ConfigError, config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
@@ -9,6 +9,7 @@ import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
+import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
 
 /**
@@ -23,11 +24,16 @@ let embeddedUrl: string | undefined;
  * Connects this process to its server: DATABASE_URL's, or else the embedded
  * cluster under $DATA_DIR/postgres, which is started (and created on first use)
  * or joined when another process already runs it. Call once, before opening databases.
+ * Makes node-postgres's lost connections safe for the app's own clients too (pg-error-guard.ts).
  */
 export async function connectServer(): Promise<void> {
   const cfg = config();
+  guardUnheardPgErrors(
+    (err, emitter) => rootLogger().warn({ err, emitter }, "a database connection failed with nobody listening on its client; logged, the process goes on"),
+    cfg.appRoot,
+  );
   if (cfg.databaseUrl) return;
-  embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir() });
+  embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir(), connectTimeoutMs: cfg.sql.connectTimeoutMs });
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
   embeddedUrl = session.url;
@@ -167,18 +173,31 @@ async function open(name: string): Promise<SqlDriver> {
   return driver;
 }
 
+/** Connections a process keeps apart from the pools: pub/sub's LISTEN, and its presence on the embedded cluster (or, at boot, the one that creates a database). */
+const reservedConnections = 2;
+
 /**
  * Each database's pool: an equal share of DATABASE_MAX_CONNECTIONS over every
  * database the app declares plus the runtime's own (pub/sub, cron), after the
- * two connections each process keeps apart (LISTEN for pub/sub, and its presence
- * on the embedded cluster).
+ * connections kept apart. So the runtime of one instance never holds more than
+ * DATABASE_MAX_CONNECTIONS; pools the app makes itself on `connectionString`
+ * (drizzle's: node-postgres's default of 10 each) come on top. A setting too small
+ * to give every database one connection stops start-up.
  */
 export function poolShare(): number {
   const meta = appMeta();
   const { sql, natsUrl } = config();
   const runtimeDatabases = (meta.topics.length > 0 && !natsUrl ? 1 : 0) + (meta.cronJobs.length > 0 ? 1 : 0);
   const databases = Math.max(1, meta.databases.length + runtimeDatabases);
-  return Math.max(2, Math.floor((sql.maxConnections - 2) / databases));
+  const share = Math.floor((sql.maxConnections - reservedConnections) / databases);
+  if (share < 1) {
+    throw new ConfigError(
+      "DATABASE_MAX_CONNECTIONS",
+      `must be at least ${databases + reservedConnections} for this app (one connection for each of its ${databases} databases, ` +
+        `and ${reservedConnections} kept apart), got ${sql.maxConnections}`,
+    );
+  }
+  return share;
 }
 
 /** A declared database's migrations, read by the reader for its layout (`source`). */

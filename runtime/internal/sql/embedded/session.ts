@@ -1,4 +1,5 @@
 import pg from "pg";
+import { KeptConnection } from "../kept-connection.ts";
 import { startCluster, stopCluster, type ClusterOptions } from "./cluster.ts";
 
 /**
@@ -7,24 +8,24 @@ import { startCluster, stopCluster, type ClusterOptions } from "./cluster.ts";
  * command, a second app instance) finishing meanwhile leaves the server running.
  * Connections carry the application name `encore-selfhost/<pid>`, which tells this
  * process's own connections from everyone else's when it decides whether to stop it.
+ * The presence connection is opened again when it is lost (the server restarted),
+ * so a process whose pools are idle still counts as a user afterwards.
  */
 export class EmbeddedSession {
   private constructor(
     readonly url: string,
     private readonly options: ClusterOptions,
-    private readonly presence: pg.Client,
+    private readonly presence: KeptConnection,
     readonly started: boolean,
   ) {}
 
   /** Joins the cluster, starting (and on first use, creating) it when needed. */
-  static async open(options: ClusterOptions): Promise<EmbeddedSession> {
+  static async open(options: ClusterOptions & { readonly connectTimeoutMs: number }): Promise<EmbeddedSession> {
     const cluster = await startCluster(options);
     const url = new URL(cluster.url);
     url.searchParams.set("application_name", applicationName);
-    const presence = new pg.Client({ connectionString: url.href });
-    // The server restarting ends this connection; it only matters at the next release.
-    presence.on("error", () => {});
-    await presence.connect();
+    const presence = new KeptConnection({ url: url.href, connectTimeoutMs: options.connectTimeoutMs });
+    await presence.open();
     return new EmbeddedSession(url.href, options, presence, cluster.started);
   }
 
@@ -34,7 +35,7 @@ export class EmbeddedSession {
    * after this process's own pools are closed.
    */
   async release(): Promise<void> {
-    await this.presence.end().catch(() => {});
+    await this.presence.close();
     if (await this.othersConnected()) return;
     await stopCluster(this.options.dir);
   }

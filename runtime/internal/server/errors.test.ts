@@ -1,0 +1,39 @@
+// How thrown errors become Encore's wire format, for failures of the database above all.
+import { beforeAll, describe, expect, test } from "vitest";
+import { refusedConnection } from "../../test/closed-port.ts";
+import { APIError } from "../errors/api-error.ts";
+import { asUnavailable } from "../sql/unavailable.ts";
+import { toWire } from "./errors.ts";
+
+let refused: Error;
+beforeAll(async () => {
+  refused = await refusedConnection();
+});
+
+describe("toWire", () => {
+  test("a connection failure thrown as it is, from a client the runtime does not see, is 503 unavailable", () => {
+    expect(toWire(refused, false)).toEqual({
+      status: 503,
+      body: { code: "unavailable", message: "the database is unavailable; please retry", details: null },
+    });
+  });
+
+  test("wrapped as internal by a call between services and the auth step, it is still 503, with the driver's message", () => {
+    const wrapped = APIError.internal("auth handler failed", APIError.internal("call to users.exists failed", asUnavailable(refused, "users") as Error));
+    expect(toWire(wrapped, false)).toEqual({
+      status: 503,
+      body: { code: "unavailable", message: "database users is unavailable", details: null },
+    });
+  });
+
+  test("an APIError with a code of its own keeps it, whatever its cause", () => {
+    expect(toWire(APIError.notFound("url not found", refused), false)).toMatchObject({ status: 404, body: { code: "not_found" } });
+  });
+
+  test("any other failure is 500 internal, its message hidden", () => {
+    expect(toWire(new Error("password=hunter2"), false)).toEqual({
+      status: 500,
+      body: { code: "internal", message: "an internal error occurred", details: null },
+    });
+  });
+});
