@@ -120,7 +120,8 @@ export class SQLDatabase extends BaseQueryExecutor {
 
   /**
    * A connection string for other PostgreSQL client libraries (drizzle, knex, ...).
-   * With the embedded database it points at a local wire-protocol socket.
+   * A plain `postgres://user:password@host:port/database` URL, on the embedded cluster
+   * (127.0.0.1) as on DATABASE_URL's server.
    */
   get connectionString(): string {
     return connectionStringFor(this.name);
