@@ -12,6 +12,8 @@ export interface Scenario {
   readonly path: string | { codes: readonly string[]; codesFile: string; suffix?: string };
   /** POST bodies are made unique per request. */
   readonly uniqueBodies?: boolean;
+  /** Lookups of `path`'s codes mixed with these shares (0..1) of shortens and of stats of those codes. */
+  readonly mix?: { readonly shorten: number; readonly stats: number };
 }
 
 export interface LoadResult {
@@ -45,7 +47,7 @@ function hasWrk(): boolean {
 }
 
 async function runWrk(baseUrl: string, s: Scenario, o: LoadOptions): Promise<LoadResult> {
-  const script = s.uniqueBodies ? "shorten.lua" : typeof s.path === "string" ? null : "uniform.lua";
+  const script = s.mix ? "mixed.lua" : s.uniqueBodies ? "shorten.lua" : typeof s.path === "string" ? null : "uniform.lua";
   // wrk takes one script: the scenario's, with the reporting function appended.
   const source = `${script ? readLua(script) : ""}\n${readLua("report.lua")}`;
   const scriptFile = path.join(tmpdir(), `bench-wrk-${process.pid}.lua`);
@@ -59,6 +61,8 @@ async function runWrk(baseUrl: string, s: Scenario, o: LoadOptions): Promise<Loa
         ...process.env,
         CODES_FILE: typeof s.path === "string" ? "" : s.path.codesFile,
         PATH_SUFFIX: typeof s.path === "string" ? "" : (s.path.suffix ?? ""),
+        SHORTEN_SHARE: String(s.mix?.shorten ?? 0),
+        STATS_SHARE: String(s.mix?.stats ?? 0),
       },
       encoding: "utf8",
     },
@@ -85,8 +89,13 @@ async function runAutocannon(baseUrl: string, s: Scenario, o: LoadOptions): Prom
         method: s.method,
         path: typeof s.path === "string" ? s.path : "/",
         setupRequest: (req) => {
-          if (pick) req.path = `/${pick.codes[Math.floor(Math.random() * pick.codes.length)]}${pick.suffix ?? ""}`;
-          if (s.uniqueBodies) {
+          const r = Math.random();
+          const shorten = s.uniqueBodies || (s.mix !== undefined && r < s.mix.shorten);
+          const stats = s.mix !== undefined && !shorten && r < s.mix.shorten + s.mix.stats;
+          if (pick) req.path = `/${pick.codes[Math.floor(Math.random() * pick.codes.length)]}${stats ? "/stats" : (pick.suffix ?? "")}`;
+          if (s.mix) Object.assign(req, { method: "GET", body: undefined });
+          if (shorten) {
+            Object.assign(req, { method: "POST", path: "/shorten" });
             req.headers = { ...req.headers, "content-type": "application/json" };
             req.body = JSON.stringify({ url: `https://example.com/bench/ac/${process.pid}/${n++}` });
           }

@@ -18,6 +18,7 @@ import { tempDataDir } from "../runtime/test/temp-dir.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
 import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
+import { seed } from "./seed.ts";
 import { storedClicks } from "./stored-clicks.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -64,7 +65,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const bare = await startBare();
   const app = await startApp(env);
   try {
-    const codes = await seed(app, links);
+    const codes = await seed(app.url, links);
     const url = await serverUrl();
     await settle(url, `${prefix}url`);
     const codesFile = path.join(dataDir, "codes.txt");
@@ -146,35 +147,6 @@ async function exactClicks(app: RunningApp): Promise<{ code: string; answered: n
   } finally {
     client.end();
   }
-}
-
-/**
- * Creates `n` links through the API, 64 at a time, and returns their codes. Each is
- * then looked up once with HEAD (which counts no click): a link is cached on its
- * first lookup, and the lookup figures are meant for links already in the cache;
- * a 5-second run reaches only part of 100,000 codes, so it would not warm it itself.
- */
-async function seed(app: RunningApp, n: number): Promise<string[]> {
-  const client = phase();
-  const codes: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < n) {
-      const i = next++;
-      const res = await client.send("POST", `${app.url}/shorten`, JSON.stringify({ url: `https://example.com/seed/${i}` }));
-      if (res.status !== 200) throw new Error(`seeding failed: ${res.status} ${res.body}`);
-      const { code } = JSON.parse(res.body) as { code: string };
-      const head = await client.send("HEAD", `${app.url}/${code}`);
-      if (head.status !== 200) throw new Error(`warming the cache failed: ${head.status} for ${code}`);
-      codes.push(code);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: 64 }, worker));
-  } finally {
-    client.end();
-  }
-  return codes;
 }
 
 async function startBare(): Promise<{ url: string; stop: () => Promise<void> }> {
