@@ -12,6 +12,7 @@ export async function storedClicks(where: Where, code?: string): Promise<number>
   const url = new URL(where.serverUrl);
   url.pathname = `/${where.database}`;
   const client = new pg.Client({ connectionString: url.href });
+  client.on("error", () => {}); // a failure surfaces through the query in flight
   await client.connect();
   try {
     return (await client.query<{ total: number }>(sql, code ? [code] : [])).rows[0]!.total;
