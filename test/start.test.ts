@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
+import { spawnApp, startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
 import { tempDataDir } from "../runtime/test/temp-dir.ts";
 
 const dataDir = tempDataDir("start-test-");
@@ -78,4 +78,22 @@ describe("npm start", () => {
     expect(failure.exitCode).toBe(1);
     expect(failure.output).toMatch(/start-up failed: invalid configuration: OBJECTS_SIGNING_KEY must be set in production/);
   });
+
+  test("stopped while still starting, it finishes starting, then stops as usual and takes its cluster down", async () => {
+    const app = spawnApp(env);
+    // Signalled once its cluster runs but before it listens: the window a process manager's stop can hit.
+    await new Promise<void>((resolve) => {
+      const onData = () => {
+        if (!/embedded PostgreSQL started/.test(app.output())) return;
+        app.child.stdout!.off("data", onData);
+        resolve();
+      };
+      app.child.stdout!.on("data", onData);
+    });
+    expect(app.output()).not.toMatch(/listening on/);
+    app.child.kill("SIGTERM");
+    expect(await app.exited).toBe(0);
+    expect(app.output()).toMatch(/shutting down/);
+    expect(clusterRunning()).toBe(false);
+  }, 60_000);
 });

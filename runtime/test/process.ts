@@ -18,8 +18,15 @@ export interface StartFailure extends Error {
 
 let built = false;
 
-/** Runs the app as `npm start` does (build once, then the bundle on plain Node), on a free port. */
-export function startApp(env: Record<string, string>): Promise<RunningApp> {
+export interface SpawnedApp {
+  readonly child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Spawns the app as `npm start` does (build once, then the bundle on plain Node), on a free port. */
+export function spawnApp(env: Record<string, string>): SpawnedApp {
   if (!built) {
     execFileSync(process.execPath, ["--import", "tsx", "runtime/cli/build.ts"], { cwd: appRoot, stdio: "inherit" });
     built = true;
@@ -33,16 +40,22 @@ export function startApp(env: Record<string, string>): Promise<RunningApp> {
   child.stdout!.on("data", (c) => (output += c));
   child.stderr!.on("data", (c) => (output += c));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Spawns the app and resolves once it listens. */
+export function startApp(env: Record<string, string>): Promise<RunningApp> {
+  const { child, output, exited } = spawnApp(env);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no listening line within 60 s:\n${output()}`)), 60_000);
     child.stdout!.on("data", () => {
-      const port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+      const port = /listening on http:\/\/localhost:(\d+)/.exec(output())?.[1];
       if (!port) return;
       clearTimeout(timer);
       resolve({
         child,
         url: `http://127.0.0.1:${port}`,
-        output: () => output,
+        output,
         stop: (signal = "SIGTERM") => {
           child.kill(signal);
           return exited;
@@ -51,7 +64,7 @@ export function startApp(env: Record<string, string>): Promise<RunningApp> {
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(Object.assign(new Error(`exited with ${code} before listening:\n${output}`), { exitCode: code, output }));
+      reject(Object.assign(new Error(`exited with ${code} before listening:\n${output()}`), { exitCode: code, output: output() }));
     });
   });
 }

@@ -27,6 +27,9 @@ const shutdownTimeoutMs = 10_000;
  * migrated before any app module runs.
  */
 export async function startServer(): Promise<FastifyInstance> {
+  // From the first moment: a process manager may stop the app while it is still starting,
+  // and Node's default for SIGTERM would end it without stopping the embedded cluster.
+  const stopRequested = watchStopSignals();
   const cfg = config();
   const log = rootLogger();
   const meta = appMeta();
@@ -70,7 +73,8 @@ export async function startServer(): Promise<FastifyInstance> {
     },
     `listening on http://localhost:${port}`,
   );
-  stopOnSignals(app);
+  const running = app;
+  void stopRequested.then(() => stop(running));
   return app;
 }
 
@@ -88,34 +92,43 @@ function describeObjects(kind: "local" | "s3"): string {
 }
 
 /**
+ * Resolves at the first SIGTERM or SIGINT, from which point the process exits within
+ * shutdownTimeoutMs whatever happens. A signal during start-up is acted on once start-up
+ * has finished, so nothing is left half-opened.
+ */
+function watchStopSignals(): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      rootLogger().info({ signal }, "shutting down");
+      const timer = setTimeout(() => {
+        rootLogger().error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
+        process.exit(1);
+      }, shutdownTimeoutMs);
+      timer.unref();
+      resolve();
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/**
  * Stop accepting, let in-flight requests and cron runs finish, close object storage
  * and databases (after the last write), stop the embedded cluster unless another
  * process uses it, exit 0.
  */
-function stopOnSignals(app: FastifyInstance): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const log = rootLogger();
-    log.info({ signal }, "shutting down");
-    const timer = setTimeout(() => {
-      log.error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
-      process.exit(1);
-    }, shutdownTimeoutMs);
-    timer.unref();
-    try {
-      await app.close();
-      await stopCron(shutdownTimeoutMs / 4);
-      await stopPubSub(shutdownTimeoutMs / 4);
-      await stopObjects();
-      await disconnectServer();
-      process.exitCode = 0;
-    } catch (err) {
-      log.error({ err }, "shutdown failed");
-      process.exitCode = 1;
-    }
-  };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+async function stop(app: FastifyInstance): Promise<void> {
+  try {
+    await app.close();
+    await stopCron(shutdownTimeoutMs / 4);
+    await stopPubSub(shutdownTimeoutMs / 4);
+    await stopObjects();
+    await disconnectServer();
+    process.exitCode = 0;
+  } catch (err) {
+    rootLogger().error({ err }, "shutdown failed");
+    process.exitCode = 1;
+  }
 }
