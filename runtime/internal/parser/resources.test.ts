@@ -25,7 +25,7 @@ describe("services and resources", () => {
         service: "reports",
         migrationsDir: "reports/db/migrations",
         migrationsSource: "drizzle",
-        declaredIn: { file: "reports/store.ts", line: 3 },
+        declaredIn: { file: "reports/store.ts", line: 4 },
       },
       {
         name: "billing",
@@ -45,7 +45,7 @@ describe("services and resources", () => {
   });
 
   it("lists secrets once each, sorted", () => {
-    expect(meta.secrets).toEqual(["MailgunKey", "StripeKey"]);
+    expect(meta.secrets).toEqual(["MailgunKey", "ReportsKey", "StripeKey"]);
   });
 
   it("stamps the metadata version", () => {
