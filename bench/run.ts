@@ -66,8 +66,8 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const app = await startApp(env);
   try {
     const codes = await seed(app.url, links);
-    const url = await serverUrl();
-    await settle(url, `${prefix}url`);
+    const databaseServer = await serverUrl();
+    await settle(databaseServer, `${prefix}url`);
     const codesFile = path.join(dataDir, "codes.txt");
     writeFileSync(codesFile, codes.join("\n") + "\n");
     // Hot before uniform: the uniform run leaves thousands of updated rows for the
@@ -89,9 +89,9 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     for (const pass of passes) {
       for (let round = 0; round < rounds; round++) {
         for (const i of pass) {
-          const [, url, scenario] = scenarios[i]!;
-          results[i]!.push(await runLoad(url, scenario, opts));
-          if (i !== 0) await settle(url, `${prefix}url`);
+          const [, target, scenario] = scenarios[i]!;
+          results[i]!.push(await runLoad(target, scenario, opts));
+          if (i !== 0) await settle(databaseServer, `${prefix}url`);
         }
       }
     }

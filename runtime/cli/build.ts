@@ -1,15 +1,14 @@
-// npm start, step 1: generate encore.gen/ (when sources changed), then bundle the
-// runtime, the app and the generated code into one file that plain Node runs, with
-// no TypeScript loader at run time. npm packages stay external, loaded as usual.
+// npm start's build step, run only when the sources changed (start.mjs checks): generate
+// encore.gen/, then bundle the runtime, the app and the generated code for plain Node,
+// with no TypeScript loader at run time. npm packages stay external, loaded as usual.
 import { build, type Plugin } from "esbuild";
-import { renameSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { aliasTarget } from "../loader/aliases.mjs";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { ParseError } from "../internal/parser/mod.ts";
-
-export const bundleFile = "encore.gen/build/server.mjs";
+import { buildsDir, bundleDir } from "./bundle-dir.mjs";
 
 // encore.dev/* and ~encore/* resolve to this runtime, as under the loader hook and vitest.
 const encoreAliases: Plugin = {
@@ -20,23 +19,59 @@ const encoreAliases: Plugin = {
 };
 
 try {
+  const out = bundleDir(appRoot); // named for the sources as they are before anything is read
   generate(appRoot);
-  const out = path.join(appRoot, bundleFile);
-  const tmp = `${out}.${process.pid}.tmp`;
-  await build({
-    entryPoints: [path.join(appRoot, "runtime/cli/serve.ts")],
-    outfile: tmp,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    sourcemap: "inline",
-    plugins: [encoreAliases],
-    logLevel: "warning",
-  });
-  renameSync(tmp, out); // several builds may run at once (tests): each lands whole
+  if (!existsSync(out)) {
+    const staging = `${out}.${process.pid}.tmp`;
+    await build({
+      entryPoints: { server: path.join(appRoot, "runtime/cli/serve.ts") },
+      outdir: staging,
+      outExtension: { ".js": ".mjs" },
+      // Code behind a dynamic import (the S3 and NATS providers, the app's handlers)
+      // becomes its own chunk, so its npm packages load only when it is used.
+      splitting: true,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      sourcemap: "inline",
+      plugins: [encoreAliases],
+      logLevel: "warning",
+    });
+    try {
+      renameSync(staging, out);
+    } catch (err) {
+      // Another build of the same sources landed first: theirs is the same bundle.
+      if (!["EEXIST", "ENOTEMPTY"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  removeOtherBuilds(out);
 } catch (err) {
   console.error(`build failed: ${err instanceof ParseError ? err.message : (err as Error).stack}`);
   process.exitCode = 1;
+}
+
+/**
+ * Bundles of earlier sources are dead weight once a newer one lands, as are staging
+ * folders whose build died; a build still running keeps its staging folder.
+ */
+function removeOtherBuilds(current: string): void {
+  const dir = buildsDir(appRoot);
+  for (const entry of readdirSync(dir)) {
+    const abs = path.join(dir, entry);
+    const stagingPid = /\.(\d+)\.tmp$/.exec(entry)?.[1];
+    if (abs === current || (stagingPid && isAlive(Number(stagingPid)))) continue;
+    rmSync(abs, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

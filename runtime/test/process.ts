@@ -1,4 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { bundleDir } from "../cli/bundle-dir.mjs";
 import { appRoot } from "../internal/config/app-root.ts";
 import { dropDatabasesWithPrefix } from "./databases.ts";
 
@@ -16,8 +19,6 @@ export interface StartFailure extends Error {
   output: string;
 }
 
-let built = false;
-
 export interface SpawnedApp {
   readonly child: ChildProcess;
   output(): string;
@@ -25,13 +26,16 @@ export interface SpawnedApp {
   readonly exited: Promise<number | null>;
 }
 
-/** Spawns the app as `npm start` does (build once, then the bundle on plain Node), on a free port. */
+/**
+ * Spawns the app as `npm start` does (runtime/cli/start.mjs, on plain Node), on a free
+ * port. The bundle is built here first when the sources changed, once, rather than by
+ * every test file's app at once.
+ */
 export function spawnApp(env: Record<string, string>): SpawnedApp {
-  if (!built) {
-    execFileSync(process.execPath, ["--import", "tsx", "runtime/cli/build.ts"], { cwd: appRoot, stdio: "inherit" });
-    built = true;
+  if (!existsSync(path.join(bundleDir(appRoot), "server.mjs"))) {
+    execFileSync(process.execPath, ["runtime/cli/run-ts.mjs", "runtime/cli/build.ts"], { cwd: appRoot, stdio: "inherit" });
   }
-  const child = spawn(process.execPath, ["--enable-source-maps", "encore.gen/build/server.mjs"], {
+  const child = spawn(process.execPath, ["runtime/cli/start.mjs"], {
     cwd: appRoot,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

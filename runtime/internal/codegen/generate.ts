@@ -1,17 +1,14 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { runtimeDir } from "../config/app-root.ts";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
 import type { AppMeta } from "../meta/types.ts";
 import { renderAuth, renderClients, renderHandlers, renderRoutes } from "./render.ts";
+import { sourcesDigest } from "./sources-digest.mjs";
 
 export const genDir = "encore.gen";
 const hashFile = "internal/inputs.sha256";
-
-// Folders that never hold app source.
-const skipped = new Set(["node_modules", "encore.gen", ".data", ".git", "runtime", "bench", "test"]);
 
 export interface GenerateResult {
   readonly meta: AppMeta;
@@ -49,27 +46,7 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
 }
 
 function inputsDigest(appRoot: string): string {
-  const hash = createHash("sha256");
-  const generatorDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const sources = [
-    ...tsFiles(appRoot, appRoot, true),
-    ...["parser", "codegen", "meta"].flatMap((d) => tsFiles(path.join(generatorDir, d), appRoot, false)),
-  ].sort();
-  for (const rel of sources) {
-    hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");
-  }
-  return hash.digest("hex");
-}
-
-function tsFiles(dir: string, appRoot: string, isAppRoot: boolean): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    if (entry.startsWith(".") || (isAppRoot && skipped.has(entry)) || entry === "testdata") continue;
-    const abs = path.join(dir, entry);
-    if (statSync(abs).isDirectory()) found.push(...tsFiles(abs, appRoot, false));
-    else if (entry.endsWith(".ts") && !entry.endsWith(".test.ts")) found.push(path.relative(appRoot, abs));
-  }
-  return found;
+  return sourcesDigest(appRoot, ["parser", "codegen", "meta"].map((d) => path.join(runtimeDir, "internal", d)));
 }
 
 function readIfExists(file: string): string | undefined {

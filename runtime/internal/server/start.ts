@@ -1,17 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
+import { cronDatabaseName } from "../cron/schema.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
 import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
+import { pubsubDatabaseName } from "../pubsub/sql-schema.ts";
 import { loadAuthHandler, loadEndpoints } from "../registry/endpoints.ts";
 import {
   connectServer,
   connectionsReady,
   disconnectServer,
   embeddedClusterDir,
-  openDatabase,
+  openDatabases,
   openedDatabases,
   physicalName,
   poolShare,
@@ -38,7 +40,12 @@ export async function startServer(): Promise<FastifyInstance> {
   await connectServer();
   let app: FastifyInstance | undefined;
   try {
-    for (const db of meta.databases) await openDatabase(db.name);
+    // The runtime's own databases too, so pub/sub and cron find theirs ready.
+    const runtimeDatabases = [
+      ...(meta.topics.length > 0 && !cfg.natsUrl ? [pubsubDatabaseName] : []),
+      ...(cfg.cron && meta.cronJobs.length > 0 ? [cronDatabaseName] : []),
+    ];
+    await openDatabases([...meta.databases.map((db) => db.name), ...runtimeDatabases]);
     for (const { name, applied } of openedDatabases()) {
       if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
     }

@@ -94,6 +94,22 @@ export function openDatabase(name: string): Promise<SqlDriver> {
   return pending;
 }
 
+/**
+ * Opens (creates, migrates) several databases at once, as many at a time as keep the
+ * process within DATABASE_MAX_CONNECTIONS: each open holds a connection to create its
+ * database while those already open keep one in their pools.
+ */
+export async function openDatabases(names: readonly string[]): Promise<void> {
+  const atOnce = Math.max(1, config().sql.maxConnections - reservedConnections - names.length + 1);
+  const queue = [...names];
+  const worker = async () => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) await openDatabase(name);
+  };
+  const results = await Promise.allSettled(Array.from({ length: Math.min(atOnce, names.length) }, worker));
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+}
+
 /** The URL of a database on this process's server. */
 export function databaseUrl(name: string): string {
   return PostgresDriver.connectionString(serverUrl(), physicalName(name));

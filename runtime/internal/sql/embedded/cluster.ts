@@ -35,10 +35,7 @@ export interface RunningCluster {
  */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const durability = options.durability ?? "durable";
-  const account = serverAccount();
-  const binaries = binariesRunnableBy(postgresBinaries(), account);
-  const files = clusterFiles(options.dir);
-  await ensureInitialised(files, binaries, account, durability);
+  const { account, binaries, files } = await initialiseCluster(options);
   const pgdata = realpathSync(files.pgdata);
   const password = readFileSync(files.passwordFile, "utf8").trim();
   const address = (port: number, started: boolean): RunningCluster => ({
@@ -63,6 +60,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     // Another process started the server first, or the port was taken meanwhile: look again.
     if (attempt >= 3) throw new Error(`the embedded PostgreSQL did not start: ${outcome}`);
   }
+}
+
+/** Creates the cluster in `dir` (initdb) unless it exists; does not start it. */
+export async function initialiseCluster(options: ClusterOptions) {
+  const account = serverAccount();
+  const binaries = binariesRunnableBy(postgresBinaries(), account);
+  const files = clusterFiles(options.dir);
+  await ensureInitialised(files, binaries, account, options.durability ?? "durable");
+  return { account, binaries, files };
 }
 
 /** Stops the cluster's server, if it runs: a fast shutdown, which ends open sessions. */

@@ -1,0 +1,15 @@
+// Where npm start's bundle of the current sources lives: a folder named for the hash
+// of everything it is built from, so a bundle is current exactly when its folder
+// exists, and builds running at once (test files) land the same folder or none.
+import path from "node:path";
+import { sourcesDigest } from "../internal/codegen/sources-digest.mjs";
+
+/** encore.gen/build: one folder per built set of sources. */
+export function buildsDir(appRoot) {
+  return path.join(appRoot, "encore.gen", "build");
+}
+
+/** The bundle folder for the sources as they are now; its entry point is server.mjs. */
+export function bundleDir(appRoot) {
+  return path.join(buildsDir(appRoot), sourcesDigest(appRoot, [path.join(appRoot, "runtime")]).slice(0, 16));
+}

@@ -1,0 +1,1 @@
+export declare function sourcesDigest(appRoot: string, toolDirs: readonly string[]): string;

@@ -1,0 +1,39 @@
+// One hash over the sources an output is made from: the app's TypeScript files and
+// the runtime code that turns them into that output. Plain JavaScript because npm
+// start checks it before any TypeScript support is loaded, to skip the build (and
+// TypeScript, esbuild and tsx with it) when nothing changed.
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Folders at the app root that never hold app source. */
+const notAppSource = new Set(["node_modules", "encore.gen", ".data", ".git", "runtime", "bench", "test"]);
+
+/**
+ * The app's .ts files (tests aside), tsconfig.json (it steers parsing), and every
+ * .ts/.mts/.mjs file under `toolDirs`, each hashed with its app-relative path.
+ */
+export function sourcesDigest(appRoot, toolDirs) {
+  const files = [
+    ...sourceFiles(appRoot, appRoot, (name) => name.endsWith(".ts"), true),
+    ...toolDirs.flatMap((dir) => sourceFiles(dir, appRoot, (name) => /\.(ts|mts|mjs)$/.test(name), false)),
+  ];
+  if (existsSync(path.join(appRoot, "tsconfig.json"))) files.push("tsconfig.json");
+  const hash = createHash("sha256");
+  for (const rel of files.sort()) {
+    hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+function sourceFiles(dir, appRoot, wanted, atAppRoot) {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const name = entry.name;
+    if (name.startsWith(".") || name === "testdata" || (atAppRoot && notAppSource.has(name))) continue;
+    const abs = path.join(dir, name);
+    if (entry.isDirectory()) found.push(...sourceFiles(abs, appRoot, wanted, false));
+    else if (wanted(name) && !/\.test\.[cm]?ts$/.test(name)) found.push(path.relative(appRoot, abs));
+  }
+  return found;
+}
