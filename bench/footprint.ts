@@ -52,6 +52,9 @@ async function main(): Promise<void> {
     restart: figure("(b) restart to first 200", "npm start again after SIGTERM, nothing changed", "s", 1.5),
     idleMemory: figure("(c) idle PSS, app + cluster", `PSS from /proc/<pid>/smaps_rollup, ${idleMs / 1000} s after (b)`, "MB", 250),
     idleCpu: figure("(d) idle CPU, app + cluster", `CPU time over the ${idleMs / 1000} s after (c), as % of one core`, "%", 1),
+    // V8 shrinks the heap once, some 5 to 20 s after start-up's allocations end (its memory
+    // reducer: about 150 ms of CPU over its threads); whether that lands in (d) varies by run.
+    steadyCpu: figure("(d2) idle CPU, steady", `CPU time over 10 s from ${(3 * idleMs) / 1000} s after (b), as % of one core`, "%", 1),
     loadedMemory: figure(
       "(e) PSS after seeding and load",
       `${links} links via POST /shorten, then ${loadSeconds} s of ${Math.round((1 - mix.shorten - mix.stats) * 100)}% lookups / ${mix.shorten * 100}% shortens / ${mix.stats * 100}% stats (${generatorName()}, ${connections} connections)`,
@@ -79,9 +82,14 @@ async function main(): Promise<void> {
       await sleep(idleMs);
       const used = cpuSeconds(app.appPid, postmasterPid(dataDir)) - before;
       figures.idleCpu.values.push((used / (idleMs / 1000)) * 100);
+      await sleep(idleMs);
+      const steadyBefore = cpuSeconds(app.appPid, postmasterPid(dataDir));
+      await sleep(idleMs);
+      const steadyUsed = cpuSeconds(app.appPid, postmasterPid(dataDir)) - steadyBefore;
+      figures.steadyCpu.values.push((steadyUsed / (idleMs / 1000)) * 100);
       await app.stop();
       app = undefined;
-      console.log(`round ${round}: ${Object.values(figures).filter((f) => f.values.length === round).map((f) => `${f.name.slice(0, 3)} ${format(f.values.at(-1)!, f.unit)}`).join(", ")}`);
+      console.log(`round ${round}: ${Object.values(figures).filter((f) => f.values.length === round).map((f) => `${f.name.split(" ")[0]} ${format(f.values.at(-1)!, f.unit)}`).join(", ")}`);
     }
 
     app = await npmStart(appDir, env, logFile);
