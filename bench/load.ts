@@ -1,6 +1,6 @@
 // One load generator for every scenario of a run: wrk where installed, else autocannon.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,7 +53,21 @@ async function runWrk(baseUrl: string, s: Scenario, o: LoadOptions): Promise<Loa
   const scriptFile = path.join(tmpdir(), `bench-wrk-${process.pid}.lua`);
   writeFileSync(scriptFile, source);
   const url = baseUrl + (typeof s.path === "string" ? s.path : "/");
-  const out = execFileSync(
+  let out: string;
+  try {
+    out = execWrk(scriptFile, url, s, o);
+  } finally {
+    rmSync(scriptFile, { force: true });
+  }
+  const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"));
+  if (!line) throw new Error(`wrk printed no result:\n${out}`);
+  const r = JSON.parse(line) as { requests: number; seconds: number; non2xx: number; socketErrors: number; p50: number; p99: number };
+  return { rps: r.requests / r.seconds, p50: r.p50, p99: r.p99, ok: r.requests - r.non2xx, failed: r.non2xx + r.socketErrors };
+}
+
+/** wrk's output for one run of the scenario's script. */
+function execWrk(scriptFile: string, url: string, s: Scenario, o: LoadOptions): string {
+  return execFileSync(
     "wrk",
     ["-t", "1", "-c", String(o.connections), "-d", `${o.seconds}s`, "--latency", "-s", scriptFile, url],
     {
@@ -67,10 +81,6 @@ async function runWrk(baseUrl: string, s: Scenario, o: LoadOptions): Promise<Loa
       encoding: "utf8",
     },
   );
-  const line = out.trim().split("\n").reverse().find((l) => l.startsWith("{"));
-  if (!line) throw new Error(`wrk printed no result:\n${out}`);
-  const r = JSON.parse(line) as { requests: number; seconds: number; non2xx: number; socketErrors: number; p50: number; p99: number };
-  return { rps: r.requests / r.seconds, p50: r.p50, p99: r.p99, ok: r.requests - r.non2xx, failed: r.non2xx + r.socketErrors };
 }
 
 function readLua(name: string): string {

@@ -8,7 +8,7 @@
 //   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
 //   BENCH_EMBEDDED (1)        0 skips the pass on the embedded PostgreSQL (npm start's default)
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
@@ -109,6 +109,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const storedExact = await storedClicks(where, exact.code);
   if (engineEnv.DATABASE_URL) await dropDatabasesWithPrefix(engineEnv.DATABASE_URL, prefix);
   else await stopCluster(clusterDir);
+  rmSync(dataDir, { recursive: true, force: true });
   printTable(engine, rows);
 
   // A timed run ends with requests in flight: the server answered (and counted) them,
