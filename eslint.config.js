@@ -21,7 +21,15 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "(^|/)runtime(/|$)", message: "service code imports encore.dev/* or ~encore/*, never runtime/" }] },
+        {
+          patterns: [
+            { regex: "(^|/)runtime(/|$)", message: "service code imports encore.dev/* or ~encore/*, never runtime/" },
+            {
+              regex: "^~encore/(?!(clients|auth)$)",
+              message: "Encore provides ~encore/clients and ~encore/auth only; anything else would not build under encore run",
+            },
+          ],
+        },
       ],
     },
   },

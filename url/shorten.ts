@@ -1,11 +1,11 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
-import { staticFirstSegments } from "~encore/routes";
 import log from "encore.dev/log";
 import { generateCode } from "./codes";
 import { urlConfig } from "./config";
 import { qrCodes, qrObjectName, storeQrCode } from "./qr-codes";
+import { routeFirstSegments } from "./route-segments";
 import { checkTarget } from "./target";
 import { urlStore } from "./url-store";
 
@@ -59,7 +59,7 @@ export async function storeUnderFreshCode(
 ): Promise<string> {
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
-    if (staticFirstSegments.has(code)) continue;
+    if (routeFirstSegments.has(code)) continue;
     if (urlConfig.qrCodes && !(await qrCodeStored(code))) continue; // an image exists: the code is taken
     // Not cached here: only a lookup caches a link, and a lookup counts a click, so a
     // link with no clicks (all the cleanup job deletes) is in no instance's cache and

@@ -4,7 +4,7 @@ import { runtimeDir } from "../config/app-root.ts";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
 import type { AppMeta } from "../meta/types.ts";
-import { renderAuth, renderClients, renderHandlers, renderRoutes } from "./render.ts";
+import { renderAuth, renderClients, renderHandlers } from "./render.ts";
 import { sourcesDigest } from "./sources-digest.mjs";
 
 export const genDir = "encore.gen";
@@ -34,7 +34,6 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
     { path: "openapi.json", content: JSON.stringify(toOpenAPI(meta, path.basename(appRoot)), null, 2) + "\n" },
     renderHandlers(meta),
     ...renderClients(meta),
-    renderRoutes(meta),
     renderAuth(meta),
     { path: hashFile, content: digest }, // last: a crash midway leaves no valid hash behind
   ];

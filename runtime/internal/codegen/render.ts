@@ -1,4 +1,3 @@
-import { runtimeRoutes } from "../meta/runtime-routes.ts";
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
 
 /**
@@ -121,21 +120,3 @@ function renderServiceClient(service: string, endpoints: readonly EndpointMeta[]
   return lines.join("\n");
 }
 
-/**
- * encore.gen/routes/index.ts (~encore/routes): the first path segment of every
- * static route, so a service that mints top-level paths (short codes) can avoid
- * ones another route already owns. Derived from the route table, never by hand.
- */
-export function renderRoutes(meta: AppMeta): RenderedFile {
-  const paths = [...runtimeRoutes, ...meta.services.flatMap((s) => s.endpoints.map((e) => e.path))];
-  const segments = new Set<string>();
-  for (const p of paths) {
-    const first = p.split("/")[1] ?? "";
-    if (first !== "" && !first.startsWith(":") && !first.startsWith("*")) segments.add(first);
-  }
-  const list = [...segments].sort().map((s) => JSON.stringify(s)).join(", ");
-  return {
-    path: "routes/index.ts",
-    content: `${header}\n/** First path segments of every static route the app serves. */\nexport const staticFirstSegments: ReadonlySet<string> = new Set([${list}]);\n`,
-  };
-}

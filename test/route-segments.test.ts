@@ -1,0 +1,14 @@
+// The url service keeps its own list of the routes' first path segments (Encore gives app
+// code no route table): it must name every fixed first segment the app and the runtime serve.
+import { expect, test } from "vitest";
+import { appRoot } from "../runtime/internal/config/app-root.ts";
+import { runtimeRoutes } from "../runtime/internal/meta/runtime-routes.ts";
+import { parseApp } from "../runtime/internal/parser/mod.ts";
+import { routeFirstSegments } from "../url/route-segments.ts";
+
+test("url/route-segments.ts lists the first segment of every fixed route, and nothing else", () => {
+  const meta = parseApp(appRoot);
+  const paths = [...runtimeRoutes, ...meta.services.flatMap((s) => s.endpoints.map((e) => e.path))];
+  const fixed = new Set(paths.map((p) => p.split("/")[1] ?? "").filter((s) => s !== "" && !s.startsWith(":") && !s.startsWith("*")));
+  expect([...routeFirstSegments].sort()).toEqual([...fixed].sort());
+});
