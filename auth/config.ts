@@ -76,7 +76,7 @@ function readDevSecret(file: string): Uint8Array | undefined {
   return keyOf(text, `the development JWT secret in ${file} (delete the file to have a new one generated)`);
 }
 
-/** Unset reads as undefined: this runtime throws for a missing secret, Encore's local development gives "". */
+/** Unset reads as undefined: a missing secret reads as "" locally, and throws in production. */
 function readJwtSecret(): string | undefined {
   try {
     return jwtSecret() || undefined;
