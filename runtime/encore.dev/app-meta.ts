@@ -43,9 +43,10 @@ let cached: AppMeta | undefined;
 export function appMeta(): AppMeta {
   if (!cached) {
     const cfg = config();
-    const services = generatedMeta().services.map((s) => s.name);
+    const meta = generatedMeta();
+    const services = meta.services.map((s) => s.name);
     cached = Object.freeze({
-      appId: "url-shortener",
+      appId: meta.appId,
       apiBaseUrl: cfg.publicBaseUrl,
       environment: { name: "self-hosted", type: cfg.environmentType, cloud: "local" as const },
       build: { revision: "", uncommittedChanges: false },

@@ -13,7 +13,8 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean): AppMeta => ({
-  version: 2,
+  version: 3,
+  appId: "",
   services: [{ name: "auth", dir: "auth", endpoints: [] }],
   databases: [],
   secrets: [],

@@ -10,15 +10,16 @@ import path from "node:path";
 const notAppSource = new Set(["node_modules", "encore.gen", ".data", ".git", "runtime", "bench", "test"]);
 
 /**
- * The app's .ts files (tests aside), tsconfig.json (it steers parsing), and every
- * .ts/.mts/.mjs file under `toolDirs`, each hashed with its app-relative path.
+ * The app's .ts files (tests aside), tsconfig.json (it steers parsing), encore.app (the
+ * app's ID), and every .ts/.mts/.mjs file under `toolDirs`, each hashed with its
+ * app-relative path.
  */
 export function sourcesDigest(appRoot, toolDirs) {
   const files = [
     ...sourceFiles(appRoot, appRoot, (name) => name.endsWith(".ts"), true),
     ...toolDirs.flatMap((dir) => sourceFiles(dir, appRoot, (name) => /\.(ts|mts|mjs)$/.test(name), false)),
   ];
-  if (existsSync(path.join(appRoot, "tsconfig.json"))) files.push("tsconfig.json");
+  for (const file of ["tsconfig.json", "encore.app"]) if (existsSync(path.join(appRoot, file))) files.push(file);
   const hash = createHash("sha256");
   for (const rel of files.sort()) {
     hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");

@@ -5,7 +5,9 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 2;
+  readonly version: 3;
+  /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
+  readonly appId: string;
   readonly services: readonly ServiceMeta[];
   readonly databases: readonly DatabaseMeta[];
   /** Names passed to `secret("...")`, sorted, de-duplicated. */

@@ -1,4 +1,5 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { readAppId } from "./app-file.ts";
 import { findAuthHandler } from "./auth-handler.ts";
 import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
@@ -31,7 +32,8 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 2,
+    version: 3,
+    appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
       dir: service.dir,
