@@ -1,7 +1,7 @@
 import { millis, type Consumer, type ConsumerMessages, type JetStreamClient, type JsMsg } from "nats";
 import { messageIdHeader, publishedAtHeader, type NatsDeadLetters } from "./nats-dead-letters.ts";
 import type { NatsNames } from "./nats-names.ts";
-import { retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
+import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
 
 export interface NatsLogger {
   warn(obj: object, msg: string): void;
@@ -101,7 +101,9 @@ export class NatsSubscriber {
     try {
       await this.handler(delivery);
     } catch (err) {
-      await this.failed(msg, delivery, err ?? new Error("handler failed"));
+      const failure = err ?? new Error("handler failed");
+      this.log.warn(handlerFailure(this.spec, delivery, failure), "pub/sub: a subscription handler failed");
+      await this.failed(msg, delivery, failure);
       return;
     }
     try {

@@ -72,3 +72,14 @@ export function retryDelayMs(attempt: number, spec: Pick<SubscriptionSpec, "minB
 export function retriesExhausted(attempt: number, spec: Pick<SubscriptionSpec, "maxRetries">): boolean {
   return attempt > spec.maxRetries;
 }
+
+/**
+ * What a log line says of a handler's failure: the message and attempt it failed on, and
+ * what happens next, so an operator can follow one message through its retries.
+ */
+export function handlerFailure(spec: SubscriptionSpec, delivery: Delivery, err: unknown): object {
+  const next = retriesExhausted(delivery.attempt, spec)
+    ? { deadLettered: true }
+    : { retryInMs: retryDelayMs(delivery.attempt, spec) };
+  return { err, topic: spec.topic, subscription: spec.name, messageId: delivery.messageId, attempt: delivery.attempt, ...next };
+}

@@ -38,7 +38,7 @@ async function provider(
   subs: SubscriptionSpec[],
   handlers: ((d: Delivery) => Promise<void>)[],
   on: SqlDriver = driver,
-  options: { listenUrl?: string; pollIntervalMs?: number } = {},
+  options: { listenUrl?: string; pollIntervalMs?: number; log?: { warn(obj: object, msg: string): void } } = {},
 ): Promise<PubSubProvider> {
   const p = sqlProvider({ driver: on, log: quiet, pollIntervalMs: 200, ...options });
   providers.push(p);
@@ -80,13 +80,20 @@ describe("SQL pub/sub provider", () => {
 
   test("a failing handler is retried with growing backoff, then dead-lettered after maxRetries", async () => {
     const times: number[] = [];
-    const p = await provider([spec("s")], [
-      async () => {
-        times.push(Date.now());
-        throw new Error("boom");
-      },
-    ]);
-    await p.publish("events", "{}");
+    const logged: { obj: Record<string, unknown>; msg: string }[] = [];
+    const log = { warn: (obj: object, msg: string) => void logged.push({ obj: obj as Record<string, unknown>, msg }) };
+    const p = await provider(
+      [spec("s")],
+      [
+        async () => {
+          times.push(Date.now());
+          throw new Error("boom");
+        },
+      ],
+      driver,
+      { log },
+    );
+    const messageId = await p.publish("events", "{}");
     await until(() => times.length === 4, "1 delivery + 3 retries");
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
     // 50, 100, 200 ms of backoff (allowing for timer granularity)
@@ -97,6 +104,14 @@ describe("SQL pub/sub provider", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(times).toHaveLength(4);
     expect((await p.stats())[0]).toMatchObject({ deadLetters: 1, backlog: 0, inFlight: 0 });
+    // Each failure is logged with the message, its attempt and what comes next.
+    const failures = logged.filter((l) => l.msg === "pub/sub: a subscription handler failed").map((l) => l.obj);
+    expect(failures.map(({ err, ...rest }) => ({ ...rest, err: (err as Error).message }))).toEqual([
+      { topic: "events", subscription: "s", messageId, attempt: 1, retryInMs: 50, err: "boom" },
+      { topic: "events", subscription: "s", messageId, attempt: 2, retryInMs: 100, err: "boom" },
+      { topic: "events", subscription: "s", messageId, attempt: 3, retryInMs: 200, err: "boom" },
+      { topic: "events", subscription: "s", messageId, attempt: 4, deadLettered: true, err: "boom" },
+    ]);
   });
 
   test("a handler still running after its ack deadline gets the message delivered again", async () => {

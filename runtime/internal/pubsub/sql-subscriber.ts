@@ -1,5 +1,5 @@
 import type { SqlDriver } from "../sql/driver.ts";
-import { retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
+import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
 
 /** Most deliveries claimed by one statement, so "no concurrency limit" stays bounded per query. */
 const claimBatch = 100;
@@ -166,6 +166,7 @@ export class SqlSubscriber {
       await this.handler(d);
     } catch (err) {
       failure = err ?? new Error("handler failed");
+      this.log.warn(handlerFailure(this.spec, d, failure), "pub/sub: a subscription handler failed");
     }
     try {
       if (failure === undefined) await this.ack(d);
