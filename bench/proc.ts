@@ -2,6 +2,9 @@
 // they are, their proportional memory (PSS) and the CPU time they have used (Linux /proc).
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
+import { isAlive } from "../runtime/internal/sql/embedded/postmaster.ts";
+
+export { isAlive };
 
 /** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux architecture in use. */
 const ticksPerSecond = 100;
@@ -73,15 +76,6 @@ function runSeconds(pid: number): number {
   let ns = 0;
   for (const tid of threads) ns += Number(readLines(`/proc/${pid}/task/${tid}/schedstat`)[0]?.split(" ")[0] ?? 0);
   return ns / 1e9;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 interface Stat {

@@ -5,10 +5,12 @@ import { build, type Plugin } from "esbuild";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { aliasTarget } from "../loader/aliases.mjs";
-import { appRoot } from "../internal/config/app-root.ts";
+import { appRoot, runtimeDir } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { ParseError } from "../internal/parser/mod.ts";
+import { isAlive } from "../internal/sql/embedded/postmaster.ts";
 import { buildsDir, bundleDir } from "./bundle-dir.mjs";
+import { nodeBundle } from "./esbuild-node.mjs";
 
 // encore.dev/* and ~encore/* resolve to this runtime, as under the loader hook and vitest.
 const encoreAliases: Plugin = {
@@ -24,20 +26,14 @@ try {
   if (!existsSync(out)) {
     const staging = `${out}.${process.pid}.tmp`;
     await build({
-      entryPoints: { server: path.join(appRoot, "runtime/cli/serve.ts") },
+      ...nodeBundle,
+      entryPoints: { server: path.join(runtimeDir, "cli/serve.ts") },
       outdir: staging,
       outExtension: { ".js": ".mjs" },
       // Code behind a dynamic import (the S3 and NATS providers, the app's handlers)
       // becomes its own chunk, so its npm packages load only when it is used.
       splitting: true,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      sourcemap: "inline",
       plugins: [encoreAliases],
-      logLevel: "warning",
     });
     try {
       renameSync(staging, out);
@@ -64,14 +60,5 @@ function removeOtherBuilds(current: string): void {
     const stagingPid = /\.(\d+)\.tmp$/.exec(entry)?.[1];
     if (abs === current || (stagingPid && isAlive(Number(stagingPid)))) continue;
     rmSync(abs, { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -3,6 +3,7 @@
 // exists, and builds running at once (test files) land the same folder or none.
 import path from "node:path";
 import { sourcesDigest } from "../internal/codegen/sources-digest.mjs";
+import { runtimeDir } from "../internal/config/app-root.mjs";
 
 /** encore.gen/build: one folder per built set of sources. */
 export function buildsDir(appRoot) {
@@ -11,5 +12,5 @@ export function buildsDir(appRoot) {
 
 /** The bundle folder for the sources as they are now; its entry point is server.mjs. */
 export function bundleDir(appRoot) {
-  return path.join(buildsDir(appRoot), sourcesDigest(appRoot, [path.join(appRoot, "runtime")]).slice(0, 16));
+  return path.join(buildsDir(appRoot), sourcesDigest(appRoot, [runtimeDir]).slice(0, 16));
 }

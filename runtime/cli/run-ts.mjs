@@ -1,14 +1,17 @@
 // Runs one of the runtime's TypeScript entry points on plain Node: `node run-ts.mjs <entry.ts>`.
 // esbuild bundles it (about 60 ms) into encore.gen/.tools, inside the app, so its npm
-// imports and the app root resolve from there as from the sources. Why not tsx: its loader hooks slow every module load, and loading TypeScript
-// itself took 0.97 s under tsx against 0.23 s plainly required (measured on a 2-core machine).
+// imports and the app root resolve from there as from the sources. Why not tsx: its
+// loader hooks slow every module load, and loading TypeScript itself took 0.97 s under
+// tsx against 0.23 s plainly required (measured on a 2-core machine).
 import { build } from "esbuild";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { appRoot } from "../internal/config/app-root.mjs";
+import { nodeBundle } from "./esbuild-node.mjs";
 
 const entry = path.resolve(process.argv[2]);
-const toolsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../encore.gen/.tools");
+const toolsDir = path.join(appRoot, "encore.gen", ".tools");
 
 /**
  * `import ts from "typescript"` becomes a require(): Node's ESM import of a CommonJS
@@ -27,18 +30,7 @@ const typescriptByRequire = {
 
 mkdirSync(toolsDir, { recursive: true });
 const out = path.join(toolsDir, `${path.basename(entry, ".ts")}.${process.pid}.mjs`);
-await build({
-  entryPoints: [entry],
-  outfile: out,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  sourcemap: "inline",
-  plugins: [typescriptByRequire],
-  logLevel: "warning",
-});
+await build({ ...nodeBundle, entryPoints: [entry], outfile: out, plugins: [typescriptByRequire] });
 process.setSourceMapsEnabled(true);
 try {
   await import(pathToFileURL(out).href);

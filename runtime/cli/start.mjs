@@ -4,17 +4,16 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { appRoot, runtimeDir } from "../internal/config/app-root.mjs";
 import { bundleDir } from "./bundle-dir.mjs";
-
-const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /**
  * Runs a TypeScript step of the runtime in a child process, whose memory (TypeScript's
  * above all) is gone when it exits; resolves with its exit code.
  */
 function runStep(script) {
-  const args = [path.join(appRoot, "runtime/cli/run-ts.mjs"), path.join(appRoot, "runtime/cli", script)];
+  const args = [path.join(runtimeDir, "cli/run-ts.mjs"), path.join(runtimeDir, "cli", script)];
   const child = spawn(process.execPath, args, { cwd: appRoot, stdio: "inherit" });
   return new Promise((resolve) => {
     child.once("error", (err) => {

@@ -1,19 +1,10 @@
 // The one rule that points the app's Encore imports at this runtime, shared by the
 // Node loader hook (npm start) and vitest. Plain JavaScript because Node loads
 // loader hooks in their own thread, before any TypeScript support is in place.
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { appRoot } from "../internal/config/app-root.mjs";
 
-/** The folder with encore.app above this file, wherever a bundler has put it. */
-export const appRoot = findAppRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findAppRoot(start) {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "encore.app"))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no encore.app found above ${start}`);
-  }
-}
+export { appRoot };
 
 /**
  * "encore.dev" and "encore.dev/<sub>" map to runtime/encore.dev/<sub>/mod.ts;

@@ -1,0 +1,2 @@
+export declare const appRoot: string;
+export declare const runtimeDir: string;
