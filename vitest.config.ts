@@ -1,5 +1,5 @@
+import { encoreSelfhost } from "encore-selfhost/vitest";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
-import { aliasTarget } from "./runtime/loader/aliases.mjs";
 
 // Database tests run on one PostgreSQL server per run (runtime/test/test-server.ts):
 // an embedded cluster started for the run, or TEST_DATABASE_URL's server when set.
@@ -31,22 +31,12 @@ if (natsUrl) {
 }
 
 export default defineConfig({
-  plugins: [
-    {
-      // encore.dev/* and ~encore/* resolve to this runtime, as under `npm start`.
-      name: "encore-selfhost-aliases",
-      enforce: "pre",
-      resolveId: (id: string) => aliasTarget(id),
-    },
-  ],
+  // encore.dev/* and ~encore/* resolve to the runtime; one PostgreSQL server per run.
+  plugins: [encoreSelfhost()],
   test: {
     // Each project names its own files: a project's list adds to this one, it does not replace it.
     exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**"],
-    globalSetup: ["./runtime/test/global-setup.ts"],
-    setupFiles: ["./runtime/test/per-file-setup.ts"],
     env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", PUBLIC_BASE_URL: "https://sho.rt" },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     projects,
   },
 });

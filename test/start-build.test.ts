@@ -29,7 +29,7 @@ interface Outcome {
 /** `npm start` in the copy: waits until it listens, then stops it with SIGTERM; or until it exits by itself. */
 function startAndStop(): Promise<Outcome> {
   const env = { ...process.env, PORT: "0", LOG_LEVEL: "info", DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_NAME_PREFIX: "", CRON: "off" };
-  const child = spawn(process.execPath, ["runtime/cli/start.mjs"], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["runtime/cli/main.mjs", "start"], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let stopping = false;
   const onData = (chunk: Buffer) => {

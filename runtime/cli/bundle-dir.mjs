@@ -12,5 +12,5 @@ export function buildsDir(appRoot) {
 
 /** The bundle folder for the sources as they are now; its entry point is server.mjs. */
 export function bundleDir(appRoot) {
-  return path.join(buildsDir(appRoot), sourcesDigest(appRoot, [runtimeDir]).slice(0, 16));
+  return path.join(buildsDir(appRoot), sourcesDigest(appRoot, [runtimeDir()]).slice(0, 16));
 }

@@ -1,4 +1,4 @@
-// npm run cron -- <job-name> | --list
+// encore-selfhost cron <job-name> | --list (npm run cron -- ...)
 // Runs one cron job now and prints how it went, or lists the jobs with their next
 // tick and last run. It opens the databases itself, as another instance would: on
 // DATABASE_URL's server, or on the embedded cluster, which it joins when a server is
@@ -12,7 +12,7 @@ import { stopPubSub } from "../internal/pubsub/mod.ts";
 import { loadEndpoints } from "../internal/registry/endpoints.ts";
 import { connectServer, connectionsReady, disconnectServer, openDatabase } from "../internal/sql/databases.ts";
 
-const usage = "usage: npm run cron -- <job-name>   run a job now\n       npm run cron -- --list       list jobs, next ticks and last runs";
+const usage = "usage: encore-selfhost cron <job-name>   run a job now\n       encore-selfhost cron --list       list jobs, next ticks and last runs";
 
 const args = process.argv.slice(2);
 if (args.length !== 1 || args[0] === "--help" || args[0] === "-h") {

@@ -1,4 +1,4 @@
-// npm run gen: writes encore.gen/ when the app's sources changed (--force: always).
+// encore-selfhost gen (npm run gen): writes encore.gen/ when the app's sources changed (--force: always).
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { ParseError } from "../internal/parser/mod.ts";

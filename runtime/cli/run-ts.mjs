@@ -1,17 +1,14 @@
-// Runs one of the runtime's TypeScript entry points on plain Node: `node run-ts.mjs <entry.ts>`.
-// esbuild bundles it (about 60 ms) into encore.gen/.tools, inside the app, so its npm
-// imports and the app root resolve from there as from the sources. Why not tsx: its
-// loader hooks slow every module load, and loading TypeScript itself took 0.97 s under
-// tsx against 0.23 s plainly required (measured on a 2-core machine).
+// Runs one of the runtime's TypeScript entry points on plain Node, in this process.
+// esbuild bundles it (about 60 ms) into encore.gen/.tools, inside the app. Why not tsx:
+// its loader hooks slow every module load, and loading TypeScript itself took 0.97 s
+// under tsx against 0.23 s plainly required (measured on a 2-core machine).
+// As a script: `node run-ts.mjs <entry.ts> [args]`.
 import { build } from "esbuild";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { appRoot } from "../internal/config/app-root.mjs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { appRoot, runtimeDir } from "../internal/config/app-root.mjs";
 import { nodeBundle } from "./esbuild-node.mjs";
-
-const entry = path.resolve(process.argv[2]);
-const toolsDir = path.join(appRoot, "encore.gen", ".tools");
 
 /**
  * `import ts from "typescript"` becomes a require(): Node's ESM import of a CommonJS
@@ -28,12 +25,28 @@ const typescriptByRequire = {
   },
 };
 
-mkdirSync(toolsDir, { recursive: true });
-const out = path.join(toolsDir, `${path.basename(entry, ".ts")}.${process.pid}.mjs`);
-await build({ ...nodeBundle, entryPoints: [entry], outfile: out, plugins: [typescriptByRequire] });
-process.setSourceMapsEnabled(true);
-try {
-  await import(pathToFileURL(out).href);
-} finally {
-  rmSync(out, { force: true });
+/** Runs `entry` (a .ts file) with `args` as its process.argv tail; resolves when its top level has run. */
+export async function runTypeScript(entry, args = []) {
+  const toolsDir = path.join(appRoot, "encore.gen", ".tools");
+  mkdirSync(toolsDir, { recursive: true });
+  const out = path.join(toolsDir, `${path.basename(entry, ".ts")}.${process.pid}.mjs`);
+  await build({
+    ...nodeBundle,
+    entryPoints: [entry],
+    outfile: out,
+    // The bundle lies in the app, far from this package: tell it where the package is.
+    define: { "process.env.ENCORE_SELFHOST_RUNTIME_DIR": JSON.stringify(runtimeDir()) },
+    plugins: [typescriptByRequire],
+  });
+  process.setSourceMapsEnabled(true);
+  process.argv = [process.argv[0], entry, ...args];
+  try {
+    await import(pathToFileURL(out).href);
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await runTypeScript(path.resolve(process.argv[2]), process.argv.slice(3));
 }

@@ -1,5 +1,5 @@
-// npm start: serve the app from its bundle, building the bundle first when the sources
-// changed. Plain JavaScript, so a start with nothing changed loads neither TypeScript
+// encore-selfhost start (npm start): serve the app from its bundle, building the bundle
+// first when the sources changed. Plain JavaScript, so a start with nothing changed loads neither TypeScript
 // nor esbuild; the build runs in a child process that has them.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -13,7 +13,7 @@ import { bundleDir } from "./bundle-dir.mjs";
  * above all) is gone when it exits; resolves with its exit code.
  */
 function runStep(script) {
-  const args = [path.join(runtimeDir, "cli/run-ts.mjs"), path.join(runtimeDir, "cli", script)];
+  const args = [path.join(runtimeDir(), "cli/run-ts.mjs"), path.join(runtimeDir(), "cli", script)];
   const child = spawn(process.execPath, args, { cwd: appRoot, stdio: "inherit" });
   return new Promise((resolve) => {
     child.once("error", (err) => {
@@ -26,7 +26,7 @@ function runStep(script) {
 
 const entry = path.join(bundleDir(appRoot), "server.mjs");
 // A first start (or one after a change) builds; the database cluster is made meanwhile.
-if (!existsSync(entry) && (await Promise.all([runStep("build.ts"), runStep("prepare.ts")])).some((code) => code !== 0)) {
+if (!existsSync(entry) && (await Promise.all([runStep("bundle.ts"), runStep("prepare.ts")])).some((code) => code !== 0)) {
   process.exitCode = 1;
 } else {
   process.setSourceMapsEnabled(true); // stack traces name the TypeScript sources

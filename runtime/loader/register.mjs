@@ -1,4 +1,4 @@
-// `node --import tsx --import ./runtime/loader/register.mjs app.ts` runs Encore app code
+// `node --import tsx --import encore-selfhost/loader/register.mjs app.ts` runs Encore app code
 // on this runtime: TypeScript through tsx, encore.dev/* and ~encore/* through hooks.mjs.
 import { register } from "node:module";
 

@@ -27,15 +27,15 @@ export interface SpawnedApp {
 }
 
 /**
- * Spawns the app as `npm start` does (runtime/cli/start.mjs, on plain Node), on a free
+ * Spawns the app as `npm start` does (encore-selfhost start, on plain Node), on a free
  * port. The bundle is built here first when the sources changed, once, rather than by
  * every test file's app at once.
  */
 export function spawnApp(env: Record<string, string>): SpawnedApp {
   if (!existsSync(path.join(bundleDir(appRoot), "server.mjs"))) {
-    execFileSync(process.execPath, ["runtime/cli/run-ts.mjs", "runtime/cli/build.ts"], { cwd: appRoot, stdio: "inherit" });
+    execFileSync(process.execPath, ["runtime/cli/run-ts.mjs", "runtime/cli/bundle.ts"], { cwd: appRoot, stdio: "inherit" });
   }
-  const child = spawn(process.execPath, ["runtime/cli/start.mjs"], {
+  const child = spawn(process.execPath, ["runtime/cli/main.mjs", "start"], {
     cwd: appRoot,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

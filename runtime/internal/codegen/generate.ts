@@ -45,7 +45,7 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
 }
 
 function inputsDigest(appRoot: string): string {
-  return sourcesDigest(appRoot, ["parser", "codegen", "meta"].map((d) => path.join(runtimeDir, "internal", d)));
+  return sourcesDigest(appRoot, ["parser", "codegen", "meta"].map((d) => path.join(runtimeDir(), "internal", d)));
 }
 
 function readIfExists(file: string): string | undefined {

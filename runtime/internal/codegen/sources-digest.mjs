@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** Folders at the app root that never hold app source. */
-const notAppSource = new Set(["node_modules", "encore.gen", ".data", ".git", "runtime", "bench", "test"]);
+/** Folders that never hold app source. */
+const notAppSource = new Set(["node_modules", "encore.gen", ".data", "testdata"]);
 
 /**
  * The app's .ts files (tests aside), tsconfig.json (it steers parsing), encore.app (the
@@ -27,13 +27,18 @@ export function sourcesDigest(appRoot, toolDirs) {
   return hash.digest("hex");
 }
 
-function sourceFiles(dir, appRoot, wanted, atAppRoot) {
+/**
+ * `appSource`: the app's own files, so folders with their own package.json (other
+ * packages: this runtime, a front end) are left out, as the parser leaves them out.
+ */
+function sourceFiles(dir, appRoot, wanted, appSource) {
   const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const name = entry.name;
-    if (name.startsWith(".") || name === "testdata" || (atAppRoot && notAppSource.has(name))) continue;
+    if (name.startsWith(".") || notAppSource.has(name)) continue;
     const abs = path.join(dir, name);
-    if (entry.isDirectory()) found.push(...sourceFiles(abs, appRoot, wanted, false));
+    if (entry.isDirectory() && appSource && existsSync(path.join(abs, "package.json"))) continue;
+    if (entry.isDirectory()) found.push(...sourceFiles(abs, appRoot, wanted, appSource));
     else if (wanted(name) && !/\.test\.[cm]?ts$/.test(name)) found.push(path.relative(appRoot, abs));
   }
   return found;

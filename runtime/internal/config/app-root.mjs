@@ -1,18 +1,62 @@
-// Where the app and this runtime are. Plain JavaScript so that the launcher (npm start)
-// and the loader hooks, which run before any TypeScript support, share it with the rest.
-import { existsSync } from "node:fs";
+// Where the app and this runtime are. Plain JavaScript so that the bin, the launcher and
+// the loader hooks, which run before any TypeScript support, share it with the rest.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The app root is the folder with encore.app above this file, wherever a bundler has put it. */
-export const appRoot = findAppRoot(path.dirname(fileURLToPath(import.meta.url)));
+/** This package's name on npm, as apps depend on it. */
+export const packageName = "encore-selfhost";
 
-/** The runtime's own sources, one level below the app root. */
-export const runtimeDir = path.join(appRoot, "runtime");
+/** Thrown when no folder above the start holds encore.app; the message says what to do. */
+export class NoAppError extends Error {
+  name = "NoAppError";
+}
 
-function findAppRoot(start) {
-  for (let dir = start; ; dir = path.dirname(dir)) {
+/** The nearest folder holding encore.app, from `start` upward. */
+export function findAppRoot(start) {
+  for (let dir = path.resolve(start); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, "encore.app"))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no encore.app found above ${start}`);
+    if (path.dirname(dir) === dir) {
+      throw new NoAppError(`no encore.app in ${path.resolve(start)} or any folder above it: run this inside an Encore.ts app (the folder with encore.app or below it)`);
+    }
+  }
+}
+
+/**
+ * The app, found as Encore's CLI finds it: from the current directory upward. The server
+ * bundle (bundle.ts defines the marker) looks from where it lies instead, so that
+ * `node /srv/app/server.mjs` serves the app it was built from whatever the directory.
+ */
+export const appRoot = findAppRoot(
+  process.env.ENCORE_SELFHOST_BUNDLED === "1" ? path.dirname(fileURLToPath(import.meta.url)) : process.cwd(),
+);
+
+let runtimeDirCache;
+
+/**
+ * This package's folder: found upward from this file. The runtime's steps run bundled
+ * elsewhere (run-ts.mjs), which defines the folder it bundled them from; other bundled
+ * copies find the package where the app's node_modules has it.
+ */
+export function runtimeDir() {
+  runtimeDirCache ??=
+    process.env.ENCORE_SELFHOST_RUNTIME_DIR ?? packageDirAbove(path.dirname(fileURLToPath(import.meta.url))) ?? installedPackageDir();
+  return runtimeDirCache;
+}
+
+function packageDirAbove(start) {
+  for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, "package.json");
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === packageName) return dir;
+  }
+  return undefined;
+}
+
+function installedPackageDir() {
+  try {
+    return path.dirname(createRequire(path.join(appRoot, "package.json")).resolve(`${packageName}/package.json`));
+  } catch (err) {
+    throw new Error(`${packageName} is not installed in ${appRoot}: npm install --save-dev ${packageName}`, { cause: err });
   }
 }

@@ -16,7 +16,7 @@ export function appMeta(): AppMeta {
     try {
       text = readFileSync(file, "utf8");
     } catch (err) {
-      throw new Error(`${metaFile} is missing: run "npm run gen" (npm start and npm test do it for you)`, {
+      throw new Error(`${metaFile} is missing: run "encore-selfhost gen" (start, run and test do it for you)`, {
         cause: err,
       });
     }

@@ -15,8 +15,6 @@ export interface AppProgram {
 
 /** Folders that never hold app source, at any depth. */
 const SKIPPED_ANYWHERE = new Set(["node_modules", "encore.gen", ".data"]);
-/** Folders at the app root that belong to the self-host tooling, not to the app. */
-const SKIPPED_AT_ROOT = new Set(["runtime", "bench"]);
 
 const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -53,23 +51,32 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function listSourceFiles(root: string): string[] {
+/** The app's own TypeScript files (tests, declarations and tool configs aside), absolute and sorted. */
+export function listSourceFiles(root: string): string[] {
   const found: string[] = [];
-  const visit = (dir: string, atRoot: boolean): void => {
+  const visit = (dir: string): void => {
     const entries = fs.readdirSync(dir, { withFileTypes: true });
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name.startsWith(".") || SKIPPED_ANYWHERE.has(entry.name)) continue;
-        if (atRoot && SKIPPED_AT_ROOT.has(entry.name)) continue;
-        visit(full, false);
+        if (isOtherPackage(full)) continue;
+        visit(full);
       } else if (entry.isFile() && isAppSourceName(entry.name) && !isToolConfig(full)) {
         found.push(full);
       }
     }
   };
-  visit(root, true);
+  visit(root);
   return found.sort(compareText);
+}
+
+/**
+ * A folder below the root with its own package.json is another package: a workspace
+ * member such as this runtime, a front end, a benchmark. Its TypeScript is not the app's.
+ */
+export function isOtherPackage(dir: string): boolean {
+  return fs.existsSync(path.join(dir, "package.json"));
 }
 
 function isAppSourceName(name: string): boolean {

@@ -49,7 +49,7 @@ export function loadEndpoints(): Promise<ReadonlyMap<string, Endpoint>> {
       for (const meta of service.endpoints) {
         const key = `${meta.service}.${meta.name}`;
         const handler = mod.handlers[key];
-        if (handler === undefined) throw new Error(`${handlersFile} has no handler for ${key}: run "npm run gen"`);
+        if (handler === undefined) throw new Error(`${handlersFile} has no handler for ${key}: run "encore-selfhost gen"`);
         endpoints.set(key, { meta, handler });
       }
     }
@@ -65,7 +65,7 @@ export function loadAuthHandler(): Promise<AuthHandlerEntry | null> {
     if (!meta) return null;
     const handler = (await handlersModule()).authHandler;
     if (typeof handler !== "function") {
-      throw new Error(`${handlersFile} has no auth handler ${meta.service}.${meta.name}: run "npm run gen"`);
+      throw new Error(`${handlersFile} has no auth handler ${meta.service}.${meta.name}: run "encore-selfhost gen"`);
     }
     return { meta, handler: handler as AuthHandlerEntry["handler"] };
   })();

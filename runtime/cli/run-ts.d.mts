@@ -1,0 +1,1 @@
+export declare function runTypeScript(entry: string, args?: readonly string[]): Promise<void>;

@@ -1,0 +1,38 @@
+// The vitest plugin that makes a test run an `encore test` run: the app's encore.dev/*
+// and ~encore/* imports resolve to this runtime and to encore.gen/, one PostgreSQL server
+// serves the run, and each test file gets fresh databases. `encore-selfhost test` adds
+// it by itself; an app that runs vitest directly lists it in its config:
+//   import { encoreSelfhost } from "encore-selfhost/vitest";
+//   export default defineConfig({ plugins: [encoreSelfhost()] });
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { aliasTarget } from "../loader/aliases.mjs";
+
+const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test");
+const globalSetup = path.join(testDir, "global-setup.ts");
+
+/** @returns {import("vite").Plugin} */
+export function encoreSelfhost() {
+  return {
+    name: "encore-selfhost",
+    enforce: "pre",
+    resolveId: (id) => aliasTarget(id),
+    config(config) {
+      // Listed by the app and added again by the test command: set up once.
+      if ([config.test?.globalSetup ?? []].flat().includes(globalSetup)) return null;
+      return {
+        test: {
+          globalSetup: [globalSetup],
+          setupFiles: [path.join(testDir, "per-file-setup.ts")],
+          exclude: ["**/node_modules/**", "**/.git/**", "encore.gen/**", ".data/**"],
+          // Tests open databases and servers: the defaults (5 s) are for pure functions.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // When installed from npm, this runtime's TypeScript sits in node_modules: vitest
+          // must transform it rather than hand it to Node.
+          server: { deps: { inline: [/encore-selfhost/] } },
+        },
+      };
+    },
+  };
+}
