@@ -67,6 +67,16 @@ Exits 1 when anything is reported.`,
 ${bin} cron --list       list jobs, next ticks and last runs`,
     main: (args) => tsxChild("cron.ts", args),
   },
+  build: {
+    summary: "write a deployable folder (bundle, migrations, package.json, Dockerfile)",
+    usage: `${bin} build [--out <dir>]
+
+Writes a folder (default encore.gen/deploy) that runs with node alone: the server bundle,
+the app's metadata, migrations and static files, a package.json listing only the npm
+packages the bundle imports, and a Dockerfile. It runs in production mode: DATABASE_URL
+and every secret the app reads must be set.`,
+    main: (args) => typeScript("build.ts", args),
+  },
 };
 
 const [name, ...args] = process.argv.slice(2);

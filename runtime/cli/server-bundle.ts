@@ -20,15 +20,15 @@ const encoreAliases: Plugin = {
 };
 
 /**
- * Bundles the server into `out` (entry point server.mjs), landed whole by a rename from a
+ * Bundles the server (`entry`, in this folder) into `out` (as server.mjs), landed whole by a rename from a
  * staging folder, so a folder that exists is complete. Returns the bundle's metafile, or
  * undefined when another build of the same sources landed first.
  */
-export async function bundleServer(out: string): Promise<Metafile | undefined> {
+export async function bundleServer(out: string, entry = "serve.ts"): Promise<Metafile | undefined> {
   const staging = `${out}.${process.pid}.tmp`;
   const result = await build({
     ...nodeBundle,
-    entryPoints: { server: path.join(runtimeDir(), "cli/serve.ts") },
+    entryPoints: { server: path.join(runtimeDir(), "cli", entry) },
     outdir: staging,
     outExtension: { ".js": ".mjs" },
     // Code behind a dynamic import (the S3 and NATS providers, the app's handlers)

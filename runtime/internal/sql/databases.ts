@@ -33,6 +33,10 @@ export async function connectServer(): Promise<void> {
     cfg.appRoot,
   );
   if (cfg.databaseUrl) return;
+  if (cfg.environmentType === "production") {
+    // Each instance of a deployment would otherwise keep its data in its own container.
+    throw new ConfigError("DATABASE_URL", "must be set in production: the embedded PostgreSQL is for development and tests");
+  }
   embedded ??= EmbeddedSession.open({ dir: embeddedClusterDir(), connectTimeoutMs: cfg.sql.connectTimeoutMs });
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
