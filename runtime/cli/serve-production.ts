@@ -3,3 +3,4 @@
 // rather than every instance inventing its own keys or database.
 process.env.NODE_ENV ??= "production";
 await import("./serve.ts"); // imported after the line above, as its configuration reads NODE_ENV
+export {}; // a module, for the top-level await
