@@ -8,6 +8,9 @@ const serverName = process.env.TEST_DATABASE_URL?.trim() ? "postgres" : "embedde
 // of the app run a second time with messages carried by NATS.
 const natsUrl = process.env.TEST_NATS_URL?.trim();
 const needsNats = "**/*.nats.test.ts";
+// The packed runtime installed into the fixture apps (npm run test:apps): minutes of npm
+// install and eight apps served, so a run of its own rather than part of npm test.
+const fixtureApps = "**/*.apps.test.ts";
 
 const projects: TestProjectInlineConfiguration[] = [
   {
@@ -15,7 +18,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: serverName,
       include: ["**/*.test.ts"],
-      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats],
+      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps],
     },
   },
 ];
@@ -28,6 +31,10 @@ if (natsUrl) {
       include: [needsNats, "test/events.http.test.ts", "runtime/internal/server/pubsub-admin.test.ts"],
     },
   });
+}
+
+if (process.env.TEST_FIXTURE_APPS) {
+  projects.push({ extends: true, test: { name: "apps", include: [fixtureApps] } });
 }
 
 export default defineConfig({

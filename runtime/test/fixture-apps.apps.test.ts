@@ -1,0 +1,110 @@
+// The runtime as other apps get it: packed with `npm pack`, installed from the tarball
+// into copies of the fixture apps (runtime/testdata/apps, plain Encore.ts apps in the
+// shape of Encore's examples), then each app served by `start` and answering its HTTP
+// checks, and its own tests passing under `test`. One app goes the whole way a new user
+// does, in a folder of its own: npm install <tarball>, npx encore-selfhost run, npx
+// encore-selfhost test. The others share one installation above their folders, which
+// Node's resolution finds as it would the app's own node_modules: one npm install, not eight.
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runtimeDir } from "../internal/config/app-root.mjs";
+import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
+import { tempDataDir } from "./temp-dir.ts";
+
+interface HttpCheck {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly status: number;
+  readonly bodyContains?: string;
+}
+
+const appsDir = path.join(runtimeDir(), "testdata", "apps");
+const apps = readdirSync(appsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const checks = JSON.parse(readFileSync(path.join(appsDir, "expectations.json"), "utf8")) as Record<string, HttpCheck[]>;
+const work = tempDataDir("fixture-apps-");
+const shared = path.join(work, "shared");
+let tarball = "";
+const installMs = 10 * 60_000;
+
+/** Copies a fixture app without anything an earlier run of it left behind. */
+function copyApp(name: string, to: string): void {
+  cpSync(path.join(appsDir, name), to, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|encore\.gen|\.data|package-lock\.json)$/.test(src),
+  });
+}
+
+async function npm(args: string[], cwd: string): Promise<void> {
+  const { code, output } = await runToEnd("npm", [...args, "--no-audit", "--no-fund"], cwd);
+  expect(code, output).toBe(0);
+}
+
+async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<void> {
+  for (const check of list) {
+    const res = await fetch(server.url + check.path, {
+      method: check.method,
+      headers: check.body === undefined ? {} : { "content-type": "application/json" },
+      body: check.body === undefined ? undefined : JSON.stringify(check.body),
+    });
+    const text = await res.text();
+    expect(res.status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
+    if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+  }
+}
+
+beforeAll(async () => {
+  const packed = await runToEnd("npm", ["pack", "--pack-destination", work], runtimeDir());
+  expect(packed.code, packed.output).toBe(0);
+  tarball = path.join(work, packed.output.trim().split("\n").at(-1)!);
+  // Every fixture app's dependencies, and the tarball, in one folder above the apps.
+  const dependencies: Record<string, string> = { "encore-selfhost": `file:${tarball}` };
+  for (const name of apps) {
+    const manifest = JSON.parse(readFileSync(path.join(appsDir, name, "package.json"), "utf8")) as { dependencies?: object; devDependencies?: object };
+    Object.assign(dependencies, manifest.dependencies, manifest.devDependencies);
+  }
+  cpSync(appsDir, shared, { recursive: true, filter: (src) => !/[/\\](node_modules|encore\.gen|\.data|package-lock\.json)$/.test(src) });
+  writeFileSync(path.join(shared, "package.json"), JSON.stringify({ private: true, type: "module", dependencies }, null, 2));
+  await npm(["install"], shared);
+}, installMs);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe.each(apps)("fixture app %s", (name) => {
+  const app = path.join(shared, name);
+  const bin = path.join(shared, "node_modules", ".bin", "encore-selfhost");
+
+  test("serves its endpoints under start, and stops on SIGTERM with exit 0", async () => {
+    const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0" }));
+    try {
+      await runChecks(server, checks[name] ?? []);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 120_000);
+
+  test("passes its own tests under test", async () => {
+    const { code, output } = await runToEnd(bin, ["test"], app);
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Tests\s+\d+ passed/);
+  }, 180_000);
+});
+
+describe("a new user's path, in a folder of its own", () => {
+  const app = path.join(work, "own", "hello-world");
+
+  test("npm install <tarball>, then npx encore-selfhost run serves the app and npx encore-selfhost test passes", async () => {
+    copyApp("hello-world", app);
+    await npm(["install", tarball], app);
+    const server = await startServing("npx", ["encore-selfhost", "run"], app, userEnv({ PORT: "0" }));
+    try {
+      await runChecks(server, checks["hello-world"] ?? []);
+    } finally {
+      await server.stop("SIGINT");
+    }
+    const { code, output } = await runToEnd("npx", ["encore-selfhost", "test"], app);
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/Tests\s+\d+ passed/);
+  }, installMs);
+});
