@@ -37,15 +37,17 @@ export async function startServer(): Promise<FastifyInstance> {
   const meta = appMeta();
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
-  await connectServer();
+  // The runtime's own databases too, so pub/sub and cron find theirs ready.
+  const databases = [
+    ...meta.databases.map((db) => db.name),
+    ...(meta.topics.length > 0 && !cfg.natsUrl ? [pubsubDatabaseName] : []),
+    ...(cfg.cron && meta.cronJobs.length > 0 ? [cronDatabaseName] : []),
+  ];
+  // An app with nothing to store (hello world) starts no PostgreSQL at all.
+  if (databases.length > 0) await connectServer();
   let app: FastifyInstance | undefined;
   try {
-    // The runtime's own databases too, so pub/sub and cron find theirs ready.
-    const runtimeDatabases = [
-      ...(meta.topics.length > 0 && !cfg.natsUrl ? [pubsubDatabaseName] : []),
-      ...(cfg.cron && meta.cronJobs.length > 0 ? [cronDatabaseName] : []),
-    ];
-    await openDatabases([...meta.databases.map((db) => db.name), ...runtimeDatabases]);
+    await openDatabases(databases);
     for (const { name, applied } of openedDatabases()) {
       if (applied.length) log.info({ database: name, applied: applied.map((m) => m.file) }, "migrations applied");
     }
@@ -86,6 +88,7 @@ export async function startServer(): Promise<FastifyInstance> {
 }
 
 function describeDatabase(names: string[]): string {
+  if (names.length === 0) return "none (no databases)";
   const cfg = config();
   const where = cfg.databaseUrl ? `PostgreSQL at ${new URL(cfg.databaseUrl).host}` : `embedded PostgreSQL in ${embeddedClusterDir()}`;
   return `${where}, databases ${names.map(physicalName).join(", ")}, at most ${poolShare()} connections each`;
