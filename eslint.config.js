@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders"];
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/"] },
+  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_done_id_idx" ON "tasks" USING btree ("done","id");
