@@ -12,12 +12,19 @@ import { runtimeDir } from "../internal/config/app-root.mjs";
 import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
 import { tempDataDir } from "./temp-dir.ts";
 
+/** One request and what must come back (runtime/testdata/apps/README.md). */
 interface HttpCheck {
   readonly method: string;
   readonly path: string;
+  readonly headers?: Record<string, string>;
+  /** Sent as JSON. */
   readonly body?: unknown;
+  /** Sent as it is. */
+  readonly rawBody?: string;
   readonly status: number;
   readonly bodyContains?: string;
+  /** Asked again until it matches, for up to 10 s: the effect of a pub/sub message. */
+  readonly eventually?: boolean;
 }
 
 const appsDir = path.join(runtimeDir(), "testdata", "apps");
@@ -43,15 +50,28 @@ async function npm(args: string[], cwd: string): Promise<void> {
 
 async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<void> {
   for (const check of list) {
-    const res = await fetch(server.url + check.path, {
-      method: check.method,
-      headers: check.body === undefined ? {} : { "content-type": "application/json" },
-      body: check.body === undefined ? undefined : JSON.stringify(check.body),
-    });
-    const text = await res.text();
-    expect(res.status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
-    if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+    const deadline = Date.now() + (check.eventually ? 10_000 : 0);
+    for (;;) {
+      const { status, text } = await send(server, check);
+      const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains));
+      if (matches || Date.now() >= deadline) {
+        expect(status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
+        if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
+}
+
+async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string }> {
+  const json = check.body !== undefined;
+  const res = await fetch(server.url + check.path, {
+    method: check.method,
+    headers: { ...(json ? { "content-type": "application/json" } : {}), ...check.headers },
+    body: json ? JSON.stringify(check.body) : check.rawBody,
+  });
+  return { status: res.status, text: await res.text() };
 }
 
 beforeAll(async () => {

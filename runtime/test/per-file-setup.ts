@@ -16,6 +16,12 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "encore-test-"));
 process.env.DATA_DIR = dataDir;
 
 const { useTemplateDatabases } = await import("../internal/sql/databases.ts");
+// The file's databases are dropped when it ends, which ends the connections of the app's
+// own pools too (drizzle on connectionString, as Encore's example does it); under Encore
+// a database outlives the process. Their "error" event must not fail the run.
+const { guardUnheardPgErrors } = await import("../internal/sql/pg-error-guard.ts");
+const { appRoot } = await import("../internal/config/app-root.ts");
+guardUnheardPgErrors(() => {}, appRoot);
 useTemplateDatabases((name) => (server.templates.includes(name) ? server.templatePrefix + name : undefined));
 
 // Connection strings handed out while the test file's modules loaded are served before tests start.

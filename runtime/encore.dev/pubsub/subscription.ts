@@ -1,5 +1,6 @@
 import path from "node:path";
 import { config } from "../../internal/config/mod.ts";
+import { appMeta } from "../../internal/meta/load.ts";
 import { declareSubscription } from "../../internal/pubsub/mod.ts";
 import { subscriptionSpec } from "../../internal/pubsub/specs.ts";
 import type { DurationString } from "../types/mod.ts";
@@ -36,19 +37,29 @@ export class Subscription<Msg extends object> {
     this.name = name;
     declareSubscription({
       spec: subscriptionSpec(topic.name, name, cfg),
-      service: declaringService(),
+      service: declaringService(name),
       handler: cfg.handler as (msg: unknown) => Promise<unknown>,
     });
   }
 }
 
-// The service is the app folder the declaration sits in; currentRequest() reports it.
-function declaringService(): string {
+/**
+ * The service whose folder declares the subscription, as the parser found it; currentRequest()
+ * reports it. Subscription names are unique per topic only, so when two services use the same
+ * name, the declaring file (from the stack: source-mapped in bundles) tells them apart.
+ */
+function declaringService(name: string): string {
+  const meta = appMeta();
+  const matches = meta.subscriptions.filter((s) => s.name === name);
+  if (matches.length <= 1) return matches[0]?.service ?? "";
   const root = config().appRoot;
+  const dirs = matches.map((m) => ({ service: m.service, dir: meta.services.find((s) => s.name === m.service)?.dir }));
   for (const line of (new Error().stack ?? "").split("\n")) {
     const file = /(?:file:\/\/)?(\/[^:)]+):\d+:\d+/.exec(line)?.[1];
-    if (!file || file.includes(`${path.sep}runtime${path.sep}`) || !file.startsWith(root + path.sep)) continue;
-    return path.relative(root, file).split(path.sep)[0]!;
+    if (!file?.startsWith(root + path.sep)) continue;
+    const rel = path.relative(root, file).split(path.sep).join("/");
+    const found = dirs.find((d) => d.dir !== undefined && rel.startsWith(`${d.dir}/`));
+    if (found) return found.service;
   }
-  return "";
+  return matches[0]!.service;
 }

@@ -29,7 +29,7 @@ describe("~encore/auth", () => {
   test("types getAuthData() with what the auth handler resolves to, and lets calls pass authData", () => {
     const { path, content } = renderAuth(app(true));
     expect(path).toBe("auth/index.ts");
-    expect(content).toContain('import type { auth as authHandler } from "../../auth/gateway.ts";');
+    expect(content).toContain('import type { auth as authHandler } from "../../auth/gateway";');
     expect(content).toContain("export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;");
     expect(content).toContain("return currentAuthData<AuthData>();");
     expect(content).toMatch(/declare module "encore\.dev\/api" \{\s+interface CallOpts \{\s+authData\?: AuthData;/);
@@ -46,7 +46,7 @@ describe("~encore/auth", () => {
 describe("the handler map", () => {
   test("imports the auth handler's module and exposes the handler", () => {
     const { content } = renderHandlers(app(true));
-    expect(content).toContain('import * as auth_gateway from "../../auth/gateway.ts";');
+    expect(content).toContain('import * as auth_gateway from "../../auth/gateway";');
     expect(content).toContain("export const authHandler: unknown = auth_gateway.auth;");
     expect(renderHandlers(app(false)).content).toContain("export const authHandler: unknown = null;");
   });
