@@ -93,8 +93,9 @@ export type RawInvoker = (req: IncomingMessage, res: ServerResponse, routeParams
  * Compiled per raw endpoint at boot. The handler gets the response to write, so failures
  * (thrown, a rejected promise from an async handler, or the auth step) are answered here
  * in Encore's format. A request without auth parameters to an endpoint that does not need
- * them reaches the handler synchronously, with no promise: a scan of the header names and
- * one small request object (what currentRequest() and getAuthData() read) are all it adds.
+ * them, and that no middleware targets, reaches the handler synchronously, with no promise:
+ * a scan of the header names and one small request object (what currentRequest() and
+ * getAuthData() read) are all it adds. Middlewares, when some target it, run around it.
  */
 export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
   const { meta } = endpoint;
