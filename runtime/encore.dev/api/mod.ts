@@ -5,6 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export { APIError, ErrCode } from "../../internal/errors/api-error.ts";
 export type { ErrDetails } from "../../internal/errors/api-error.ts";
 export { Gateway } from "./gateway.ts";
+export { HandlerResponse, middleware, MiddlewareRequest, ResponseHeader } from "../../internal/middleware/middleware.ts";
+export type { Middleware, MiddlewareFn, MiddlewareOptions, Next } from "../../internal/middleware/middleware.ts";
 export type { GatewayConfig } from "./gateway.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE" | "CONNECT";

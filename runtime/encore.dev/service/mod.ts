@@ -1,6 +1,10 @@
-// encore.dev/service: a service is a folder with encore.service.ts; this object only names it.
+// encore.dev/service: a service is a folder with encore.service.ts; this object names it
+// and holds its middlewares, which the runtime reads from it at boot.
+import type { Middleware } from "../../internal/middleware/middleware.ts";
+
 export interface ServiceConfig {
-  middlewares?: unknown[];
+  /** Run, in this order, around the handlers of the service's endpoints that each one targets. */
+  middlewares?: Middleware[];
 }
 
 export class Service {

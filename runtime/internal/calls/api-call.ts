@@ -1,5 +1,6 @@
 import { compileAuthDataCheck, noCredentials } from "../auth/mod.ts";
 import { APIError } from "../errors/api-error.ts";
+import { MiddlewareRequest } from "../middleware/middleware.ts";
 import { loadAuthHandler, loadEndpoints, type Endpoint, type Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { currentAuthData, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
@@ -18,8 +19,8 @@ export interface CallOptions {
 
 /**
  * A call from one service to another, in-process: the same validation and auth rules as
- * over HTTP, then the handler, as an API call of its own that carries the caller's auth
- * data. Internal (expose: false) endpoints are callable here, and only here. Errors reach
+ * over HTTP, then the service's middlewares and the handler, as an API call of its own
+ * that carries the caller's auth data. Internal (expose: false) endpoints are callable here, and only here. Errors reach
  * the caller as APIError; anything else becomes `internal` with its cause kept.
  */
 export async function callEndpoint(service: string, endpoint: string, params: unknown, opts?: CallOptions): Promise<unknown> {
@@ -30,8 +31,13 @@ export async function callEndpoint(service: string, endpoint: string, params: un
   if (target.meta.auth && authData === null) throw noCredentials();
   const input = target.meta.request ? (validatorFor(key, target)(params) as Record<string, unknown>) : undefined;
   const request = new ApiCallRequest(target.meta, authData, null, null, input);
+  const handler = target.handler as Handler;
+  const chain = target.chain ?? null;
   try {
-    return await runWithRequest(request, () => (target.handler as Handler)(input));
+    // The service's middlewares wrap calls from other services too: in Encore they reach
+    // the endpoint through its API layer, as a request from outside does.
+    if (chain) return (await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(input)))).payload;
+    return await runWithRequest(request, () => handler(input));
   } catch (err) {
     if (err instanceof APIError) throw err;
     throw APIError.internal(`call to ${key} failed`, err as Error);

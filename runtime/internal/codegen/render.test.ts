@@ -50,4 +50,11 @@ describe("the handler map", () => {
     expect(content).toContain("export const authHandler: unknown = auth_gateway.auth;");
     expect(renderHandlers(app(false)).content).toContain("export const authHandler: unknown = null;");
   });
+
+  test("imports each service's encore.service.ts and reads the middlewares its Service holds", () => {
+    const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", endpoints: [] }, { name: "root", dir: ".", endpoints: [] }] });
+    expect(content).toContain('import * as auth_encore_service from "../../auth/encore.service.ts";');
+    expect(content).toContain('import * as encore_service from "../../encore.service.ts";');
+    expect(content).toMatch(/export const middlewares: Record<string, unknown> = \{\n {2}"auth": auth_encore_service\.default\.cfg\.middlewares,\n {2}"root": encore_service\.default\.cfg\.middlewares,\n\};/);
+  });
 });

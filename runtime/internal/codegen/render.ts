@@ -1,4 +1,5 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import { serviceFile } from "../meta/service-file.ts";
 
 /**
  * Renders the TypeScript the app imports as ~encore/*. The output type-checks
@@ -26,13 +27,20 @@ function moduleAlias(file: string): string {
 }
 
 /**
- * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler.
- * Files that declare topics, subscriptions or buckets are imported too, so that
- * loading the handlers runs every declaration, endpoint or not.
+ * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler, and each
+ * service's middlewares as its `new Service(...)` holds them (read at boot, as Encore's
+ * entry point reads them). Files that declare topics, subscriptions or buckets are
+ * imported too, so that loading the handlers runs every declaration, endpoint or not.
  */
 export function renderHandlers(meta: AppMeta): RenderedFile {
   const auth = meta.auth;
-  const files = [...new Set([...meta.services.flatMap((s) => s.endpoints.map((e) => e.file)), ...(auth ? [auth.file] : [])])].sort();
+  const files = [
+    ...new Set([
+      ...meta.services.flatMap((s) => s.endpoints.map((e) => e.file)),
+      ...(auth ? [auth.file] : []),
+      ...meta.services.map((s) => serviceFile(s.dir)),
+    ]),
+  ].sort();
   const declaring = [...new Set([...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file))]
     .filter((f) => !files.includes(f))
     .sort();
@@ -43,10 +51,13 @@ export function renderHandlers(meta: AppMeta): RenderedFile {
   const entries = meta.services.flatMap((s) =>
     s.endpoints.map((e) => `  ${JSON.stringify(`${e.service}.${e.name}`)}: ${moduleAlias(e.file)}.${e.name},`),
   );
+  const middlewares = meta.services.map((s) => `  ${JSON.stringify(s.name)}: ${moduleAlias(serviceFile(s.dir))}.default.cfg.middlewares,`);
   return {
     path: "internal/handlers.ts",
     content:
       `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n` +
+      `\n/** Each service's middlewares, from its encore.service.ts; undefined when it declares none. */\n` +
+      `export const middlewares: Record<string, unknown> = {\n${middlewares.join("\n")}\n};\n` +
       `\n/** The auth handler the Gateway runs; null when the app has none. */\n` +
       `export const authHandler: unknown = ${auth ? `${moduleAlias(auth.file)}.${auth.name}` : "null"};\n`,
   };

@@ -59,7 +59,34 @@ function serviceNameNode(app: AppProgram, file: ts.SourceFile): ts.StringLiteral
     if (!first || !(ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) {
       throw errorAt(app.appRoot, expr, "the service name passed to `new Service(...)` must be a string literal");
     }
+    const config = expr.arguments?.[1];
+    if (config) checkServiceConfig(app, config, first.text);
     return first;
   }
   throw errorAt(app.appRoot, file, `${SERVICE_FILE} must \`export default new Service("name")\``);
+}
+
+const CONFIG_SETTINGS = ["middlewares"];
+
+/**
+ * The config of `new Service(name, cfg)`, by Encore's rule: an object literal of
+ * `key: value` settings it knows, each set once. The runtime reads `middlewares` from
+ * the object at boot, so a setting it does not know would be silently ignored.
+ */
+function checkServiceConfig(app: AppProgram, config: ts.Expression, service: string): void {
+  if (!ts.isObjectLiteralExpression(config)) {
+    throw errorAt(app.appRoot, config, `the config of service "${service}" must be an object literal, as in \`new Service("${service}", { middlewares: [...] })\``);
+  }
+  const seen = new Set<string>();
+  for (const property of config.properties) {
+    const key = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : undefined;
+    if (!ts.isPropertyAssignment(property) || key === undefined) {
+      throw errorAt(app.appRoot, property, `each setting in the config of service "${service}" must be written \`name: value\` (no spread, shorthand, method or computed name)`);
+    }
+    if (!CONFIG_SETTINGS.includes(key)) {
+      throw errorAt(app.appRoot, property, `unknown setting "${key}" of service "${service}" (known: ${CONFIG_SETTINGS.join(", ")})`);
+    }
+    if (seen.has(key)) throw errorAt(app.appRoot, property, `setting "${key}" of service "${service}" is set twice`);
+    seen.add(key);
+  }
 }

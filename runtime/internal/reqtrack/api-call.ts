@@ -12,6 +12,7 @@ type Values = Record<string, unknown>;
  */
 export class ApiCallRequest implements TrackedRequest {
   #meta: APICallMeta | undefined;
+  #middlewareData: Values | undefined;
 
   constructor(
     readonly endpoint: EndpointMeta,
@@ -29,6 +30,12 @@ export class ApiCallRequest implements TrackedRequest {
     return this.#meta;
   }
 
+  /** What the service's middlewares left in `req.data` for the handler, reported as `middlewareData`. */
+  setMiddlewareData(data: Values): void {
+    this.#middlewareData = data;
+    if (this.#meta) this.#meta.middlewareData = data;
+  }
+
   private describe(): APICallMeta {
     const e = this.endpoint;
     const meta: APICallMeta = {
@@ -41,6 +48,7 @@ export class ApiCallRequest implements TrackedRequest {
       headers: {},
     };
     if (this.payload !== undefined) meta.parsedPayload = this.payload;
+    if (this.#middlewareData !== undefined) meta.middlewareData = this.#middlewareData;
     if (this.http) {
       const url = this.http.url ?? "/";
       const query = url.indexOf("?");

@@ -32,7 +32,7 @@ export interface APICallMeta {
   headers: Record<string, string | string[]>;
   /** The parsed request, as the handler receives it; not for raw endpoints or endpoints without parameters. */
   parsedPayload?: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as in encore.dev
-  /** Values set by middlewares (none run by this runtime). */
+  /** What the service's middlewares set in `req.data`; present once a middleware chain has reached the handler. */
   middlewareData?: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- as in encore.dev
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
+import { MiddlewareRequest } from "../middleware/middleware.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
@@ -9,6 +10,7 @@ import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
+import { applyResponseParts } from "./response-parts.ts";
 
 type Source = Record<string, unknown>;
 
@@ -47,6 +49,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const readsForwardedFor = meta.request?.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for") ?? false;
+  const chain = endpoint.chain ?? null;
 
   return {
     method: routeMethods(meta),
@@ -72,6 +75,11 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
         params = decode(raw);
       }
       const request = new ApiCallRequest(meta, authData, req.raw, null, params);
+      if (chain) {
+        const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
+        applyResponseParts(reply, parts);
+        return meta.response ? parts.payload : reply.send();
+      }
       const result = await runWithRequest(request, () => handler(params));
       return meta.response ? result : reply.send();
     },
@@ -85,18 +93,26 @@ export type RawInvoker = (req: IncomingMessage, res: ServerResponse, routeParams
  * Compiled per raw endpoint at boot. The handler gets the response to write, so failures
  * (thrown, a rejected promise from an async handler, or the auth step) are answered here
  * in Encore's format. A request without auth parameters to an endpoint that does not need
- * them reaches the handler synchronously, with no promise: a scan of the header names and
- * one small request object (what currentRequest() and getAuthData() read) are all it adds.
+ * them, and that no middleware targets, reaches the handler synchronously, with no promise:
+ * a scan of the header names and one small request object (what currentRequest() and
+ * getAuthData() read) are all it adds. Middlewares, when some target it, run around it.
  */
 export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
   const { meta } = endpoint;
   const handler = endpoint.handler as Handler;
   const expose = ctx.exposeInternalErrors;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
+  const chain = endpoint.chain ?? null;
   const call = (req: IncomingMessage, res: ServerResponse, routeParams: Source, authData: AuthData | null): void => {
     const request = new ApiCallRequest(meta, authData, req, routeParams, undefined);
     // A body arrives later, in events from the connection: they must see this request too.
     if (req.method !== "GET" && req.method !== "HEAD") bindEvents(req, request);
+    if (chain) {
+      // Response headers and status come from the raw handler's own writes, as in Encore.
+      const first = new MiddlewareRequest(undefined, req, res);
+      runWithRequest(request, () => chain(request, first, () => handler(req, res))).catch((err: unknown) => failRaw(err, req, res, expose));
+      return;
+    }
     try {
       const result = runWithRequest(request, () => handler(req, res));
       if (result instanceof Promise) result.catch((err: unknown) => failRaw(err, req, res, expose));

@@ -1,0 +1,6 @@
+import { Service } from "encore.dev/service";
+import { limit } from "./limits";
+
+const shared = { middlewares: [limit] };
+
+export default new Service("svc", { ...shared });

@@ -1,0 +1,8 @@
+import { Service } from "encore.dev/service";
+import { limit } from "./limits";
+
+export default new Service("svc", {
+  middlewares: [limit],
+  // @ts-expect-error -- not a ServiceConfig setting
+  cors: true,
+});
