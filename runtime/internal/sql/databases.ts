@@ -19,6 +19,7 @@ import { PostgresDriver } from "./postgres-driver.ts";
  */
 let embedded: Promise<EmbeddedSession> | undefined;
 let embeddedUrl: string | undefined;
+let embeddedPlainUrl: string | undefined;
 
 /**
  * Connects this process to its server: DATABASE_URL's, or else the embedded
@@ -37,6 +38,7 @@ export async function connectServer(): Promise<void> {
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
   embeddedUrl = session.url;
+  embeddedPlainUrl = session.plainUrl;
   const log = rootLogger();
   if (session.started) log.info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
   const legacy = path.join(cfg.dataDir, "pglite");
@@ -54,6 +56,7 @@ export async function disconnectServer(): Promise<void> {
   const session = await embedded?.catch(() => undefined);
   embedded = undefined;
   embeddedUrl = undefined;
+  embeddedPlainUrl = undefined;
   await session?.release();
 }
 
@@ -62,8 +65,9 @@ export function embeddedClusterDir(): string {
   return path.join(config().dataDir, "postgres");
 }
 
-function serverUrl(): string {
-  const url = config().databaseUrl ?? embeddedUrl;
+/** The server's address: `plain` for the app's clients, else the runtime's own (named for this process). */
+function serverUrl(plain = false): string {
+  const url = config().databaseUrl ?? (plain ? embeddedPlainUrl : embeddedUrl);
   if (!url) {
     throw new Error(
       "no PostgreSQL server: set DATABASE_URL, or run the app through the runtime's commands (npm start), which start the embedded one",
@@ -117,12 +121,15 @@ export function databaseUrl(name: string): string {
 
 /**
  * The connection string of a database, for other client libraries (drizzle, knex,
- * ...). Known at once, as SQLDatabase's getter is synchronous; the database is
- * created and migrated meanwhile, and boot and test setup await connectionsReady()
- * before traffic arrives.
+ * postgres.js, Prisma, Sequelize): on the embedded cluster a plain
+ * postgres://user:password@127.0.0.1:port/database, with no parameters of the
+ * runtime's own (DATABASE_URL's are kept: they are the user's, such as sslmode).
+ * Known at once, as SQLDatabase's getter is synchronous; the database is created and
+ * migrated meanwhile, and boot and test setup await connectionsReady() before
+ * traffic arrives.
  */
 export function connectionStringFor(name: string): string {
-  const url = databaseUrl(name);
+  const url = PostgresDriver.connectionString(serverUrl(true), physicalName(name));
   const pending = openDatabase(name);
   preparing.add(pending);
   pending.catch(() => {}); // reported by connectionsReady()

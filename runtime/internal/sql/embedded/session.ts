@@ -13,7 +13,13 @@ import { startCluster, stopCluster, type ClusterOptions } from "./cluster.ts";
  */
 export class EmbeddedSession {
   private constructor(
+    /** The server's address for the runtime's own connections, named for this process. */
     readonly url: string,
+    /**
+     * The same address as a plain URL, postgres://user:password@127.0.0.1:port/postgres,
+     * for the connection strings handed to the app: every client library parses it.
+     */
+    readonly plainUrl: string,
     private readonly options: ClusterOptions,
     private readonly presence: KeptConnection,
     readonly started: boolean,
@@ -22,11 +28,12 @@ export class EmbeddedSession {
   /** Joins the cluster, starting (and on first use, creating) it when needed. */
   static async open(options: ClusterOptions & { readonly connectTimeoutMs: number }): Promise<EmbeddedSession> {
     const cluster = await startCluster(options);
+    nameThisProcessConnections();
     const url = new URL(cluster.url);
     url.searchParams.set("application_name", applicationName);
     const presence = new KeptConnection({ url: url.href, connectTimeoutMs: options.connectTimeoutMs });
     await presence.open();
-    return new EmbeddedSession(url.href, options, presence, cluster.started);
+    return new EmbeddedSession(url.href, cluster.url, options, presence, cluster.started);
   }
 
   /**
@@ -60,3 +67,16 @@ export class EmbeddedSession {
 }
 
 const applicationName = `encore-selfhost/${process.pid}`;
+
+/**
+ * The app's own clients on `connectionString` (drizzle's pool, knex, postgres.js) carry
+ * this process's name too, though the connection string stays plain: node-postgres
+ * and postgres.js take the application name from PGAPPNAME when the URL gives none.
+ * So they count as this process's connections, not another user's, when the cluster
+ * is released. A PGAPPNAME the user set is kept; one inherited from another runtime
+ * process (the dev command's parent) is replaced.
+ */
+function nameThisProcessConnections(): void {
+  const current = process.env.PGAPPNAME;
+  if (!current || /^encore-selfhost\/\d+$/.test(current)) process.env.PGAPPNAME = applicationName;
+}
