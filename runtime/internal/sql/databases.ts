@@ -8,9 +8,10 @@ import type { SqlDriver } from "./driver.ts";
 import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight } from "./in-flight.ts";
-import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
+import { applyMigrations, readMigrations, type Migration, type MigrationTracking } from "./migrations.ts";
 import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
+import { readPrismaMigrations } from "./prisma-migrations.ts";
 
 /**
  * The process's PostgreSQL server and its open databases, by name. Each
@@ -187,7 +188,7 @@ async function open(name: string): Promise<SqlDriver> {
     }),
   );
   try {
-    const applied = await applyMigrations(driver, migrations);
+    const applied = await applyMigrations(driver, migrations, declared ? migrationTracking(declared) : "latest");
     opened.set(name, { name, driver, applied });
   } catch (err) {
     await driver.close();
@@ -229,9 +230,19 @@ export function declaredMigrations(
   declared: Pick<DatabaseMeta, "migrationsDir" | "migrationsSource">,
 ): Migration[] {
   if (!declared.migrationsDir) return [];
-  return declared.migrationsSource === "drizzle"
-    ? readDrizzleMigrations(appRoot, declared.migrationsDir)
-    : readMigrations(appRoot, declared.migrationsDir);
+  switch (declared.migrationsSource) {
+    case "drizzle":
+      return readDrizzleMigrations(appRoot, declared.migrationsDir);
+    case "prisma":
+      return readPrismaMigrations(appRoot, declared.migrationsDir);
+    case "sql":
+      return readMigrations(appRoot, declared.migrationsDir);
+  }
+}
+
+/** How a declared database records its applied migrations: Prisma's, one row each, as Encore does. */
+export function migrationTracking(declared: Pick<DatabaseMeta, "migrationsSource">): MigrationTracking {
+  return declared.migrationsSource === "prisma" ? "each" : "latest";
 }
 
 function findDeclaration(name: string): DatabaseMeta | undefined {
