@@ -50,15 +50,17 @@ export async function connectServer(): Promise<void> {
 
 /**
  * Closes every database, then leaves the server: the embedded cluster is stopped
- * unless another process still uses it. Call after the last write.
+ * unless another process still uses it, once the app's own connections (its pools
+ * on `connectionString`) have had up to `graceMs` to finish their queries and have
+ * been ended (EmbeddedSession.release). Call after the last write.
  */
-export async function disconnectServer(): Promise<void> {
+export async function disconnectServer(graceMs = 0): Promise<void> {
   await closeAllDatabases();
   const session = await embedded?.catch(() => undefined);
   embedded = undefined;
   embeddedUrl = undefined;
   embeddedPlainUrl = undefined;
-  await session?.release();
+  await session?.release(graceMs);
 }
 
 /** Where the embedded cluster lives. */
