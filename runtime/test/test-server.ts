@@ -10,10 +10,10 @@ import pg from "pg";
 import { cronMigrations, cronDatabaseName } from "../internal/cron/schema.ts";
 import type { AppMeta } from "../internal/meta/types.ts";
 import { pubsubDatabaseName, pubsubMigrations } from "../internal/pubsub/sql-schema.ts";
-import { declaredMigrations } from "../internal/sql/databases.ts";
+import { declaredMigrations, migrationTracking } from "../internal/sql/databases.ts";
 import { startCluster, stopCluster } from "../internal/sql/embedded/cluster.ts";
 import { isAlive } from "../internal/sql/embedded/postmaster.ts";
-import { applyMigrations, type Migration } from "../internal/sql/migrations.ts";
+import { applyMigrations, type Migration, type MigrationTracking } from "../internal/sql/migrations.ts";
 import { PostgresDriver } from "../internal/sql/postgres-driver.ts";
 import { dropDatabases } from "./databases.ts";
 import { tempDataDir } from "./temp-dir.ts";
@@ -46,12 +46,12 @@ export async function prepareTestServer(
     url = (await startCluster({ dir: path.join(folder, "cluster"), durability: "disposable" })).url;
   }
   const templatePrefix = `tmpl_${randomBytes(3).toString("hex")}_`;
-  const templates = [
-    ...meta.databases.map((d) => ({ name: d.name, migrations: declaredMigrations(appRoot, d) })),
+  const templates: { name: string; migrations: Migration[]; tracking?: MigrationTracking }[] = [
+    ...meta.databases.map((d) => ({ name: d.name, migrations: declaredMigrations(appRoot, d), tracking: migrationTracking(d) })),
     { name: pubsubDatabaseName, migrations: pubsubMigrations },
     { name: cronDatabaseName, migrations: cronMigrations },
   ];
-  await Promise.all(templates.map((t) => makeTemplate(url, templatePrefix + t.name, t.migrations)));
+  await Promise.all(templates.map((t) => makeTemplate(url, templatePrefix + t.name, t.migrations, t.tracking)));
   return {
     server: { url, templatePrefix, templates: templates.map((t) => t.name) },
     teardown: async () => {
@@ -65,10 +65,15 @@ export async function prepareTestServer(
   };
 }
 
-async function makeTemplate(serverUrl: string, name: string, migrations: readonly Migration[]): Promise<void> {
+async function makeTemplate(
+  serverUrl: string,
+  name: string,
+  migrations: readonly Migration[],
+  tracking: MigrationTracking = "latest",
+): Promise<void> {
   const driver = await PostgresDriver.open(serverUrl, name, { max: 1 });
   try {
-    await applyMigrations(driver, migrations);
+    await applyMigrations(driver, migrations, tracking);
   } finally {
     await driver.close(); // a template must have no connections when it is copied
   }

@@ -96,8 +96,8 @@ export interface DatabaseMeta {
   readonly service: string;
   /** Migrations folder, resolved against the declaring file, e.g. "urlb/migrations". Null when none is configured. */
   readonly migrationsDir: string | null;
-  /** "sql" for NNN_name.up.sql files, "drizzle" for drizzle-kit's layout. */
-  readonly migrationsSource: "sql" | "drizzle";
+  /** "sql" for NNN_name.up.sql files, "drizzle" for drizzle-kit's layout, "prisma" for Prisma Migrate's. */
+  readonly migrationsSource: "sql" | "drizzle" | "prisma";
   readonly declaredIn: SourceLocation;
 }
 

@@ -95,6 +95,12 @@ const CASES: readonly Case[] = [
     message: 'database "main" is already declared at svc/api.ts:3; use SQLDatabase.named("main") to reference it',
   },
   {
+    fixture: "migrations-source",
+    file: "svc/db.ts",
+    at: 'export const db = new SQLDatabase("main", {',
+    message: 'migrations source "drizzle/v1" of database "main" is not supported (only plain SQL files, "drizzle" and "prisma")',
+  },
+  {
     fixture: "unexported-endpoint",
     file: "svc/api.ts",
     at: "const hidden",

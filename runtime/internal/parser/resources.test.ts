@@ -35,6 +35,13 @@ describe("services and resources", () => {
         declaredIn: { file: "billing/db.ts", line: 4 },
       },
       {
+        name: "ledger",
+        service: "reports",
+        migrationsDir: "reports/prisma/migrations",
+        migrationsSource: "prisma",
+        declaredIn: { file: "reports/store.ts", line: 14 },
+      },
+      {
         name: "scratch",
         service: "invoices",
         migrationsDir: null,

@@ -126,8 +126,8 @@ function migrationsOf(app: AppProgram, node: ts.NewExpression, name: string): Mi
     throw errorAt(app.appRoot, configNode, `"migrations" of database "${name}" must be a path or { path, source }`);
   }
   const source = spec["source"] ?? "sql";
-  if (source !== "sql" && source !== "drizzle") {
-    throw errorAt(app.appRoot, configNode, `migrations source ${JSON.stringify(source)} of database "${name}" is not supported (only plain SQL files and "drizzle")`);
+  if (source !== "sql" && source !== "drizzle" && source !== "prisma") {
+    throw errorAt(app.appRoot, configNode, `migrations source ${JSON.stringify(source)} of database "${name}" is not supported (only plain SQL files, "drizzle" and "prisma")`);
   }
   const absolute = path.resolve(path.dirname(node.getSourceFile().fileName), spec["path"]);
   return { dir: toAppPath(app.appRoot, absolute), source };

@@ -13,6 +13,7 @@ import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
+import { RawResponse } from "./raw-response.ts";
 import { rawInvoker, registerRawRoutes, staticPrefix, typedRoute, type RouteContext } from "./routes.ts";
 
 export interface ServerOptions {
@@ -46,7 +47,11 @@ export async function buildServer(
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     serverFactory: (fastifyHandler) => {
-      const server = createServer(fastLane ? (req, res) => fastLane(req, res) || fastifyHandler(req, res) : fastifyHandler);
+      // Responses as lenient as Encore's raw response (raw-response.ts), for raw handlers written for Encore.
+      const server = createServer(
+        { ServerResponse: RawResponse },
+        fastLane ? (req, res) => fastLane(req, res) || fastifyHandler(req, res) : fastifyHandler,
+      );
       // Fastify's own default, which it applies only to servers it creates itself: longer
       // than common load balancers' idle timeouts, so they, not we, close idle connections.
       server.keepAliveTimeout = 72_000;

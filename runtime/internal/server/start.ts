@@ -19,9 +19,7 @@ import {
   poolShare,
 } from "../sql/databases.ts";
 import { buildServer } from "./app.ts";
-
-/** How long a stop may take before the process exits anyway. */
-const shutdownTimeoutMs = 10_000;
+import { stopAndExit, watchStopSignals } from "./shutdown.ts";
 
 /**
  * The boot step: everything declared in the app is known from the generated
@@ -83,7 +81,7 @@ export async function startServer(): Promise<FastifyInstance> {
     `listening on http://localhost:${port}`,
   );
   const running = app;
-  void stopRequested.then(() => stop(running));
+  void stopRequested.then(() => stopAndExit(() => running.close()));
   return app;
 }
 
@@ -99,46 +97,4 @@ function describeObjects(kind: "local" | "s3"): string {
   if (kind === "local") return `local files under ${dataDir}/objects`;
   const where = `S3 at ${objects.s3.endpoint ?? `AWS ${objects.s3.region}`}`;
   return objects.s3.bucketPrefix ? `${where}, buckets prefixed ${objects.s3.bucketPrefix}` : where;
-}
-
-/**
- * Resolves at the first SIGTERM or SIGINT, from which point the process exits within
- * shutdownTimeoutMs whatever happens. A signal during start-up is acted on once start-up
- * has finished, so nothing is left half-opened.
- */
-function watchStopSignals(): Promise<void> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: string) => {
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", onSignal);
-      rootLogger().info({ signal }, "shutting down");
-      const timer = setTimeout(() => {
-        rootLogger().error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
-        process.exit(1);
-      }, shutdownTimeoutMs);
-      timer.unref();
-      resolve();
-    };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
-  });
-}
-
-/**
- * Stop accepting, let in-flight requests and cron runs finish, close object storage
- * and databases (after the last write), stop the embedded cluster unless another
- * process uses it, exit 0.
- */
-async function stop(app: FastifyInstance): Promise<void> {
-  try {
-    await app.close();
-    await stopCron(shutdownTimeoutMs / 4);
-    await stopPubSub(shutdownTimeoutMs / 4);
-    await stopObjects();
-    await disconnectServer();
-    process.exitCode = 0;
-  } catch (err) {
-    rootLogger().error({ err }, "shutdown failed");
-    process.exitCode = 1;
-  }
 }

@@ -8,9 +8,10 @@ import type { SqlDriver } from "./driver.ts";
 import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight } from "./in-flight.ts";
-import { applyMigrations, readMigrations, type Migration } from "./migrations.ts";
+import { applyMigrations, readMigrations, type Migration, type MigrationTracking } from "./migrations.ts";
 import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
+import { readPrismaMigrations } from "./prisma-migrations.ts";
 
 /**
  * The process's PostgreSQL server and its open databases, by name. Each
@@ -19,6 +20,7 @@ import { PostgresDriver } from "./postgres-driver.ts";
  */
 let embedded: Promise<EmbeddedSession> | undefined;
 let embeddedUrl: string | undefined;
+let embeddedPlainUrl: string | undefined;
 
 /**
  * Connects this process to its server: DATABASE_URL's, or else the embedded
@@ -41,6 +43,7 @@ export async function connectServer(): Promise<void> {
   embedded.catch(() => (embedded = undefined));
   const session = await embedded;
   embeddedUrl = session.url;
+  embeddedPlainUrl = session.plainUrl;
   const log = rootLogger();
   if (session.started) log.info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
   const legacy = path.join(cfg.dataDir, "pglite");
@@ -51,14 +54,17 @@ export async function connectServer(): Promise<void> {
 
 /**
  * Closes every database, then leaves the server: the embedded cluster is stopped
- * unless another process still uses it. Call after the last write.
+ * unless another process still uses it, once the app's own connections (its pools
+ * on `connectionString`) have had up to `graceMs` to finish their queries and have
+ * been ended (EmbeddedSession.release). Call after the last write.
  */
-export async function disconnectServer(): Promise<void> {
+export async function disconnectServer(graceMs = 0): Promise<void> {
   await closeAllDatabases();
   const session = await embedded?.catch(() => undefined);
   embedded = undefined;
   embeddedUrl = undefined;
-  await session?.release();
+  embeddedPlainUrl = undefined;
+  await session?.release(graceMs);
 }
 
 /** Where the embedded cluster lives. */
@@ -66,8 +72,9 @@ export function embeddedClusterDir(): string {
   return path.join(config().dataDir, "postgres");
 }
 
-function serverUrl(): string {
-  const url = config().databaseUrl ?? embeddedUrl;
+/** The server's address: `plain` for the app's clients, else the runtime's own (named for this process). */
+function serverUrl(plain = false): string {
+  const url = config().databaseUrl ?? (plain ? embeddedPlainUrl : embeddedUrl);
   if (!url) {
     throw new Error(
       "no PostgreSQL server: set DATABASE_URL, or run the app through the runtime's commands (npm start), which start the embedded one",
@@ -121,12 +128,15 @@ export function databaseUrl(name: string): string {
 
 /**
  * The connection string of a database, for other client libraries (drizzle, knex,
- * ...). Known at once, as SQLDatabase's getter is synchronous; the database is
- * created and migrated meanwhile, and boot and test setup await connectionsReady()
- * before traffic arrives.
+ * postgres.js, Prisma, Sequelize): on the embedded cluster a plain
+ * postgres://user:password@127.0.0.1:port/database, with no parameters of the
+ * runtime's own (DATABASE_URL's are kept: they are the user's, such as sslmode).
+ * Known at once, as SQLDatabase's getter is synchronous; the database is created and
+ * migrated meanwhile, and boot and test setup await connectionsReady() before
+ * traffic arrives.
  */
 export function connectionStringFor(name: string): string {
-  const url = databaseUrl(name);
+  const url = PostgresDriver.connectionString(serverUrl(true), physicalName(name));
   const pending = openDatabase(name);
   preparing.add(pending);
   pending.catch(() => {}); // reported by connectionsReady()
@@ -184,7 +194,7 @@ async function open(name: string): Promise<SqlDriver> {
     }),
   );
   try {
-    const applied = await applyMigrations(driver, migrations);
+    const applied = await applyMigrations(driver, migrations, declared ? migrationTracking(declared) : "latest");
     opened.set(name, { name, driver, applied });
   } catch (err) {
     await driver.close();
@@ -226,9 +236,19 @@ export function declaredMigrations(
   declared: Pick<DatabaseMeta, "migrationsDir" | "migrationsSource">,
 ): Migration[] {
   if (!declared.migrationsDir) return [];
-  return declared.migrationsSource === "drizzle"
-    ? readDrizzleMigrations(appRoot, declared.migrationsDir)
-    : readMigrations(appRoot, declared.migrationsDir);
+  switch (declared.migrationsSource) {
+    case "drizzle":
+      return readDrizzleMigrations(appRoot, declared.migrationsDir);
+    case "prisma":
+      return readPrismaMigrations(appRoot, declared.migrationsDir);
+    case "sql":
+      return readMigrations(appRoot, declared.migrationsDir);
+  }
+}
+
+/** How a declared database records its applied migrations: Prisma's, one row each, as Encore does. */
+export function migrationTracking(declared: Pick<DatabaseMeta, "migrationsSource">): MigrationTracking {
+  return declared.migrationsSource === "prisma" ? "each" : "latest";
 }
 
 function findDeclaration(name: string): DatabaseMeta | undefined {

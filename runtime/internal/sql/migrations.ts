@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { SqlDriver } from "./driver.ts";
+import type { SqlDriver, SqlQueryable } from "./driver.ts";
 import { inTransaction } from "./transaction.ts";
 
 export interface Migration {
@@ -25,7 +25,8 @@ const downFile = /^(\d+)_([A-Za-z0-9_-]+)\.down\.sql$/;
 /**
  * Reads and checks a folder of plain SQL migrations (Encore's default layout):
  * sorted by version, no duplicates, no stray .sql files. drizzle-kit's layout has
- * its own reader (drizzle-migrations.ts) returning the same Migration[].
+ * its own reader (drizzle-migrations.ts), as has Prisma's (prisma-migrations.ts), each
+ * returning the same Migration[].
  */
 export function readMigrations(appRoot: string, dir: string): Migration[] {
   const abs = path.resolve(appRoot, dir);
@@ -54,19 +55,32 @@ export function readMigrations(appRoot: string, dir: string): Migration[] {
   return [...byVersion.values()].sort((a, b) => a.version - b.version);
 }
 
-// Tracking as Encore does (golang-migrate's layout): one row, the latest version applied.
+// Tracking as Encore does (golang-migrate's table): version and dirty flag per row.
 const createTracking = `CREATE TABLE IF NOT EXISTS schema_migrations (version bigint NOT NULL PRIMARY KEY, dirty boolean NOT NULL)`;
+
+/**
+ * How applied migrations are recorded in schema_migrations. "latest" (numbered SQL
+ * files, drizzle-kit): one row, the latest version applied, and a migration at or
+ * below it counts as applied. "each" (Prisma's timestamped folders, which branches
+ * add out of order): one row per applied migration, and any migration without its
+ * row is applied, older ones included, as Encore's non-sequential migrator does.
+ */
+export type MigrationTracking = "latest" | "each";
 
 // Serialises migrators across instances sharing a server; released at each commit.
 const lockKey = 4_242_001;
 
 /**
- * Applies, in order, the migrations newer than the recorded version. Each runs in
- * its own transaction together with its tracking update, so a failure leaves the
- * database at the previous version with nothing half-applied.
+ * Applies, in order, the migrations not yet applied. Each runs in its own
+ * transaction together with its tracking update, so a failure leaves the database
+ * as it was before that migration, with nothing half-applied.
  * Returns the migrations applied.
  */
-export async function applyMigrations(driver: SqlDriver, migrations: readonly Migration[]): Promise<Migration[]> {
+export async function applyMigrations(
+  driver: SqlDriver,
+  migrations: readonly Migration[],
+  tracking: MigrationTracking = "latest",
+): Promise<Migration[]> {
   // The lock is taken with execScript, which has no time limit: another instance's
   // long migration must not make this one's start-up time out.
   await inTransaction(driver, async (tx) => {
@@ -77,25 +91,35 @@ export async function applyMigrations(driver: SqlDriver, migrations: readonly Mi
   for (const migration of migrations) {
     const ran = await inTransaction(driver, async (tx) => {
       await tx.execScript(`SELECT pg_advisory_xact_lock(${lockKey})`);
-      const current = await tx.query("SELECT version, dirty FROM schema_migrations ORDER BY version DESC LIMIT 1", []);
-      const row = current[0] as { version: number; dirty: boolean } | undefined;
-      if (row?.dirty) {
-        throw new MigrationError(
-          `database is marked dirty at version ${row.version}: repair it by hand, then set dirty = false in schema_migrations`,
-        );
-      }
-      if (row && row.version >= migration.version) return false;
+      if (await isApplied(tx, migration, tracking)) return false;
       try {
         await tx.execScript(migration.sql);
       } catch (err) {
         throw new MigrationError(`migration ${migration.file} failed: ${(err as Error).message}`, { cause: err });
       }
-      await tx.execScript(
-        `DELETE FROM schema_migrations; INSERT INTO schema_migrations (version, dirty) VALUES (${migration.version}, false);`,
-      );
+      const record =
+        tracking === "latest"
+          ? `DELETE FROM schema_migrations; INSERT INTO schema_migrations (version, dirty) VALUES (${migration.version}, false);`
+          : `INSERT INTO schema_migrations (version, dirty) VALUES (${migration.version}, false) ON CONFLICT (version) DO UPDATE SET dirty = false;`;
+      await tx.execScript(record);
       return true;
     });
     if (ran) applied.push(migration);
   }
   return applied;
+}
+
+/** Whether the tracking table counts `migration` as applied; a dirty row stops the migrator. */
+async function isApplied(tx: SqlQueryable, migration: Migration, tracking: MigrationTracking): Promise<boolean> {
+  const dirty = (await tx.query("SELECT version FROM schema_migrations WHERE dirty ORDER BY version LIMIT 1", []))[0];
+  if (dirty) {
+    throw new MigrationError(
+      `database is marked dirty at version ${String(dirty.version)}: repair it by hand, then set dirty = false in schema_migrations`,
+    );
+  }
+  const found =
+    tracking === "latest"
+      ? await tx.query("SELECT 1 FROM schema_migrations WHERE version >= $1 LIMIT 1", [migration.version])
+      : await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]);
+  return found.length > 0;
 }

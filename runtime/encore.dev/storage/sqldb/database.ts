@@ -3,7 +3,8 @@ import type { SqlDriver, SqlQueryable, SqlTransaction, SqlConnection } from "../
 
 export interface SQLMigrationsConfig {
   path: string;
-  source?: "prisma" | "drizzle";
+  /** The migrations' layout: Encore's numbered files when absent, drizzle-kit's, or Prisma Migrate's. */
+  source?: "prisma" | "drizzle" | "drizzle/v1";
 }
 
 export interface SQLDatabaseConfig {

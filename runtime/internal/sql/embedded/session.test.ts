@@ -2,6 +2,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import postgres from "postgres";
 import { afterAll, expect, test } from "vitest";
 import { tempDataDir } from "../../../test/temp-dir.ts";
 import { startCluster, stopCluster } from "./cluster.ts";
@@ -20,7 +21,7 @@ async function ourSessions(url: string): Promise<number> {
   await client.connect();
   try {
     const { rows } = await client.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
       [`encore-selfhost/${process.pid}`],
     );
     return rows[0]!.n;
@@ -45,4 +46,22 @@ test("the presence connection comes back by itself after the server restarts, so
 
   await session.release(); // the last one out stops the server
   expect((await startCluster({ dir, durability: "disposable" })).started).toBe(true);
+}, 60_000);
+
+test("the address handed to the app is a plain URL, and the app's own clients still carry the process's name", async () => {
+  const session = await EmbeddedSession.open({ dir, durability: "disposable", connectTimeoutMs: 2000 });
+  try {
+    expect(session.plainUrl).toMatch(/^postgres:\/\/postgres:[^@/?]+@127\.0\.0\.1:\d+\/postgres$/);
+    // A client of the app's, made as the app makes it: from the URL alone.
+    const sql = postgres(session.plainUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql<{ name: string }[]>`SELECT current_setting('application_name') AS name`;
+      expect(row?.name).toBe(`encore-selfhost/${process.pid}`);
+      expect(await ourSessions(session.plainUrl)).toBe(2); // the presence, and the app's client
+    } finally {
+      await sql.end();
+    }
+  } finally {
+    await session.release();
+  }
 }, 60_000);

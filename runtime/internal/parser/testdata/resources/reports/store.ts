@@ -9,3 +9,8 @@ export const analytics = new sqldb.SQLDatabase("analytics", {
 const tokens = ["a", "b"].map((t) => t.toUpperCase());
 export const reportsKey = encoreConfig.secret("ReportsKey");
 void tokens;
+
+// Prisma Migrate's layout, as Encore documents it for Prisma.
+export const ledger = new sqldb.SQLDatabase("ledger", {
+  migrations: { path: "./prisma/migrations", source: "prisma" },
+});

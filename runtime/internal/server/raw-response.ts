@@ -1,0 +1,61 @@
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+
+type HeaderValue = number | string | readonly string[];
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+/**
+ * The response every request of the server gets: Node's ServerResponse, as lenient
+ * as the response Encore hands raw handlers (encore.dev's RawResponse, which keeps
+ * headers in a plain map and writes them once). Apps written for Encore rely on it:
+ * - a second `writeHead`, or `setHeader`/`appendHeader`/`removeHeader` once the
+ *   headers are out, is ignored (Node throws ERR_HTTP_HEADERS_SENT);
+ * - `setHeader(name, undefined)` leaves the header unset, and `writeHead`'s headers
+ *   with undefined values are skipped (Node throws ERR_HTTP_INVALID_HEADER_VALUE).
+ * Everything else is Node's own. It is the server's response class, set once when
+ * the server is created, so no request pays for a wrapper: the raw fast lane's
+ * `writeHead` costs one `headersSent` check and a scan of the headers it is given.
+ */
+export class RawResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(statusCode: number, headers?: Headers): this;
+  override writeHead(statusCode: number, statusMessage?: string, headers?: Headers): this;
+  override writeHead(statusCode: number, messageOrHeaders?: string | Headers, headers?: Headers): this {
+    if (this.headersSent) return this;
+    if (typeof messageOrHeaders === "string") return super.writeHead(statusCode, messageOrHeaders, withoutUndefined(headers));
+    return super.writeHead(statusCode, withoutUndefined(messageOrHeaders));
+  }
+
+  override setHeader(name: string, value: HeaderValue | undefined): this {
+    if (this.headersSent) return this;
+    if (value === undefined) {
+      super.removeHeader(name);
+      return this;
+    }
+    return super.setHeader(name, value);
+  }
+
+  override appendHeader(name: string, value: string | readonly string[]): this {
+    if (this.headersSent || value === undefined) return this;
+    return super.appendHeader(name, value);
+  }
+
+  override removeHeader(name: string): void {
+    if (!this.headersSent) super.removeHeader(name);
+  }
+}
+
+/** The headers as given when none is undefined (the usual case: no copy), else a copy without them. */
+function withoutUndefined(headers: Headers | undefined): Headers | undefined {
+  if (headers === undefined || Array.isArray(headers)) return headers;
+  const record = headers as OutgoingHttpHeaders;
+  let clean = true;
+  for (const key in record) {
+    if (record[key] === undefined) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return headers;
+  const kept: OutgoingHttpHeaders = {};
+  for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
+  return kept;
+}

@@ -1,0 +1,64 @@
+import { rootLogger } from "../log/root.ts";
+import { stopCron } from "../cron/mod.ts";
+import { stopObjects } from "../objects/mod.ts";
+import { stopPubSub } from "../pubsub/mod.ts";
+import { disconnectServer } from "../sql/databases.ts";
+
+/** How long a stop may take before the process exits anyway. */
+export const shutdownTimeoutMs = 10_000;
+
+/**
+ * Resolves at the first SIGTERM or SIGINT, from which point the process exits within
+ * shutdownTimeoutMs whatever happens. A signal during start-up is acted on once start-up
+ * has finished, so nothing is left half-opened.
+ */
+export function watchStopSignals(): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      rootLogger().info({ signal }, "shutting down");
+      const timer = setTimeout(() => {
+        rootLogger().error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
+        process.exit(1);
+      }, shutdownTimeoutMs);
+      timer.unref();
+      resolve();
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/**
+ * Stop accepting (`closeServer`: in-flight requests finish), let cron runs and pub/sub
+ * deliveries finish, close object storage and the databases after the last write,
+ * give the app's own pools their grace period, stop the embedded cluster unless
+ * another process uses it, and exit: 0, or 1 when a step failed.
+ *
+ * The exit is explicit: the app's own handles (a pool it never ends, a timer) must
+ * not keep a stopped server running until the timeout. And while stopping, an error
+ * the app leaves unhandled (a query of its own pool failing as its connection is
+ * ended) is logged rather than crashing the stop half-way.
+ */
+export async function stopAndExit(closeServer: () => Promise<void>): Promise<never> {
+  const log = rootLogger();
+  const logAppFailure = (err: unknown) => log.warn({ err }, "an error the app left unhandled while stopping; logged, the stop goes on");
+  process.on("unhandledRejection", logAppFailure);
+  process.on("uncaughtException", logAppFailure);
+  let code = 0;
+  try {
+    await closeServer();
+    await stopCron(shutdownTimeoutMs / 4);
+    await stopPubSub(shutdownTimeoutMs / 4);
+    await stopObjects();
+    await disconnectServer(appPoolsGraceMs);
+  } catch (err) {
+    log.error({ err }, "shutdown failed");
+    code = 1;
+  }
+  process.exit(code);
+}
+
+/** How long the app's own queries in progress may go on once the runtime's databases are closed. */
+const appPoolsGraceMs = shutdownTimeoutMs / 4;
