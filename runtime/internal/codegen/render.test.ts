@@ -13,7 +13,7 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean): AppMeta => ({
-  version: 3,
+  version: 4,
   appId: "",
   services: [{ name: "auth", dir: "auth", endpoints: [] }],
   databases: [],
