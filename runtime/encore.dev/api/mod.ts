@@ -6,6 +6,18 @@ export { APIError, ErrCode } from "../../internal/errors/api-error.ts";
 export type { ErrDetails } from "../../internal/errors/api-error.ts";
 export { Gateway } from "./gateway.ts";
 export type { GatewayConfig } from "./gateway.ts";
+import { streamIn, streamInOut, streamOut } from "./stream.ts";
+export { IterableSocket, IterableStream, Sink } from "./stream.ts";
+export type {
+  StreamIn,
+  StreamInHandlerFn,
+  StreamInOut,
+  StreamInOutHandlerFn,
+  StreamOptions,
+  StreamOut,
+  StreamOutHandlerFn,
+  StreamOutWithResponse,
+} from "./stream.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE" | "CONNECT";
 
@@ -108,6 +120,10 @@ api.raw = function raw(_options: APIOptions, fn: RawHandler): RawHandler {
 api.static = function staticAssets(options: StaticOptions): StaticAssets {
   return new StaticAssets(options);
 };
+
+api.streamIn = streamIn;
+api.streamOut = streamOut;
+api.streamInOut = streamInOut;
 
 /** Options for calls through ~encore/clients. Empty, as in encore.dev; generated code may extend it. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -28,7 +28,7 @@ describe("streaming endpoints", () => {
     expect(endpointOf(meta, "chat", "internalEcho").expose).toBe(false);
   });
 
-  it("streamIn<Incoming> takes its response from the handler's declared return type", () => {
+  it("streamIn<Incoming, Response> without a handshake reads the response from its second type argument", () => {
     const upload = endpointOf(meta, "chat", "upload");
     expect(upload.request).toBeNull();
     expect(upload.stream).toEqual({ direction: "in", incoming: note, outgoing: summary });

@@ -29,8 +29,8 @@ export interface Tick {
   nick: string;
 }
 
-// Counts what it was sent; its response type comes from the handler's declared return type.
-export const upload = api.streamIn<Note>({ expose: true, path: "/upload" }, async (stream): Promise<Summary> => {
+// Counts what it was sent, and answers with the count when it stops.
+export const upload = api.streamIn<Note, Summary>({ expose: true, path: "/upload" }, async (stream) => {
   const texts: string[] = [];
   for await (const note of stream) {
     if (note.text === "stop") break;
@@ -84,3 +84,9 @@ export const internalEcho = api.streamInOut<{ prefix: Header<"X-Prefix"> }, Note
     for await (const note of stream) await stream.send({ text: `${prefix}${note.text}`, seq: ++seq });
   },
 );
+
+// Fails after its first message.
+export const explode = api.streamOut<Echo>({ expose: true, path: "/explode" }, async (stream) => {
+  await stream.send({ text: "first", seq: 1 });
+  throw new Error("boom");
+});
