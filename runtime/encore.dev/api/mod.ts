@@ -8,6 +8,18 @@ export { Gateway } from "./gateway.ts";
 export { HandlerResponse, middleware, MiddlewareRequest, ResponseHeader } from "../../internal/middleware/middleware.ts";
 export type { Middleware, MiddlewareFn, MiddlewareOptions, Next } from "../../internal/middleware/middleware.ts";
 export type { GatewayConfig } from "./gateway.ts";
+import { streamIn, streamInOut, streamOut } from "./stream.ts";
+export { IterableSocket, IterableStream, Sink } from "./stream.ts";
+export type {
+  StreamIn,
+  StreamInHandlerFn,
+  StreamInOut,
+  StreamInOutHandlerFn,
+  StreamOptions,
+  StreamOut,
+  StreamOutHandlerFn,
+  StreamOutWithResponse,
+} from "./stream.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE" | "CONNECT";
 
@@ -110,6 +122,10 @@ api.raw = function raw(_options: APIOptions, fn: RawHandler): RawHandler {
 api.static = function staticAssets(options: StaticOptions): StaticAssets {
   return new StaticAssets(options);
 };
+
+api.streamIn = streamIn;
+api.streamOut = streamOut;
+api.streamInOut = streamInOut;
 
 /** Options for calls through ~encore/clients. Empty, as in encore.dev; generated code may extend it. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -44,7 +44,8 @@ export async function callEndpoint(service: string, endpoint: string, params: un
   }
 }
 
-async function givenAuthData(data: unknown): Promise<AuthData | null> {
+/** `CallOpts.authData`, checked against the auth handler's AuthData; null calls anonymously. */
+export async function givenAuthData(data: unknown): Promise<AuthData | null> {
   if (data === null) return null;
   const auth = (await loadAuthHandler())?.meta;
   if (!auth) throw APIError.invalidArgument("CallOpts.authData was given, but the app has no auth handler");

@@ -13,7 +13,7 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean): AppMeta => ({
-  version: 3,
+  version: 4,
   appId: "",
   services: [{ name: "auth", dir: "auth", endpoints: [] }],
   databases: [],
@@ -53,8 +53,8 @@ describe("the handler map", () => {
 
   test("imports each service's encore.service.ts and reads the middlewares its Service holds", () => {
     const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", endpoints: [] }, { name: "root", dir: ".", endpoints: [] }] });
-    expect(content).toContain('import * as auth_encore_service from "../../auth/encore.service.ts";');
-    expect(content).toContain('import * as encore_service from "../../encore.service.ts";');
+    expect(content).toContain('import * as auth_encore_service from "../../auth/encore.service";');
+    expect(content).toContain('import * as encore_service from "../../encore.service";');
     expect(content).toMatch(/export const middlewares: Record<string, unknown> = \{\n {2}"auth": auth_encore_service\.default\.cfg\.middlewares,\n {2}"root": encore_service\.default\.cfg\.middlewares,\n\};/);
   });
 });

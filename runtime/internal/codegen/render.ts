@@ -101,31 +101,67 @@ export function renderAuth(meta: AppMeta): RenderedFile {
 /** encore.gen/clients/: one module per service, and an index naming them. */
 export function renderClients(meta: AppMeta): RenderedFile[] {
   const out: RenderedFile[] = [];
-  const withTyped = meta.services.filter((s) => s.endpoints.some((e) => e.kind === "typed"));
-  for (const service of withTyped) {
+  const callable = meta.services.filter((s) => s.endpoints.some(isCallable));
+  for (const service of callable) {
     out.push({ path: `clients/${service.name}.ts`, content: renderServiceClient(service.name, service.endpoints) });
   }
-  const index = withTyped.map((s) => `export * as ${s.name} from "./${s.name}";`).join("\n");
+  const index = callable.map((s) => `export * as ${s.name} from "./${s.name}";`).join("\n");
   out.push({ path: "clients/index.ts", content: `${header}${index || "export {};"}\n` });
   return out;
 }
 
+/** Typed and stream endpoints can be called from another service; raw and static ones cannot. */
+function isCallable(e: EndpointMeta): boolean {
+  return e.kind === "typed" || e.kind === "stream";
+}
+
+// For stream endpoints: the handshake and message types, read off the handler's type.
+const streamTypes = [
+  "type HandshakeOf<F> = F extends (...args: infer A) => unknown ? (A extends [infer H, unknown] ? H : void) : void;",
+  "type StreamOf<F> = F extends (...args: infer A) => unknown ? (A extends [...unknown[], infer S] ? S : never) : never;",
+  "type IncomingOf<F> = StreamOf<F> extends StreamIn<infer M> ? M : never;",
+  "type OutgoingOf<F> = StreamOf<F> extends StreamOut<infer M> ? M : never;",
+  "",
+];
+
+// What a caller gets, as encore.dev's ~encore/clients types it: the handler's outgoing messages come in.
+const callerStreamType: Readonly<Record<"in" | "out" | "inout", (fn: string) => string>> = {
+  in: (fn) => `StreamOutWithResponse<IncomingOf<${fn}>, ResponseOf<${fn}>>`,
+  out: (fn) => `StreamIn<OutgoingOf<${fn}>>`,
+  inout: (fn) => `StreamInOut<OutgoingOf<${fn}>, IncomingOf<${fn}>>`,
+};
+
+const streamCall = { in: "streamIn", out: "streamOut", inout: "streamInOut" } as const;
+
 function renderServiceClient(service: string, endpoints: readonly EndpointMeta[]): string {
-  const typed = endpoints.filter((e) => e.kind === "typed");
-  const files = [...new Set(typed.map((e) => e.file))].sort();
+  const callable = endpoints.filter(isCallable);
+  const hasStreams = callable.some((e) => e.kind === "stream");
+  const files = [...new Set(callable.map((e) => e.file))].sort();
+  const runtimeImports = ["apiCall", ...(hasStreams ? ["streamIn", "streamInOut", "streamOut"] : [])];
+  const typeImports = ["CallOpts", ...(hasStreams ? ["StreamIn", "StreamInOut", "StreamOut", "StreamOutWithResponse"] : [])];
   const lines = [
     header,
-    `import { apiCall } from "encore.dev/internal/codegen/api";`,
-    `import type { CallOpts } from "encore.dev/api";`,
+    `import { ${runtimeImports.join(", ")} } from "encore.dev/internal/codegen/api";`,
+    `import type { ${typeImports.join(", ")} } from "encore.dev/api";`,
     ...files.map((f) => `import type * as ${moduleAlias(f)} from "${importPath(1, f)}";`),
     "",
     "type RequestOf<F> = F extends (params: infer P) => unknown ? P : never;",
     "type ResponseOf<F> = F extends (...args: never[]) => Promise<infer R> ? R : never;",
-    "",
+    ...(hasStreams ? streamTypes : [""]),
   ];
-  for (const e of typed) {
+  for (const e of callable) {
     const fn = `typeof ${moduleAlias(e.file)}.${e.name}`;
     const call = JSON.stringify(service) + ", " + JSON.stringify(e.name);
+    if (e.kind === "stream") {
+      const direction = e.stream!.direction;
+      const returns = `Promise<${callerStreamType[direction](fn)}>`;
+      lines.push(
+        e.request
+          ? `export function ${e.name}(data: HandshakeOf<${fn}>, opts?: CallOpts): ${returns} {\n  return ${streamCall[direction]}(${call}, data, opts);\n}\n`
+          : `export function ${e.name}(opts?: CallOpts): ${returns} {\n  return ${streamCall[direction]}(${call}, undefined, opts);\n}\n`,
+      );
+      continue;
+    }
     lines.push(
       e.request
         ? `export function ${e.name}(params: RequestOf<${fn}>, opts?: CallOpts): Promise<ResponseOf<${fn}>> {\n  return apiCall(${call}, params, opts);\n}\n`
@@ -134,4 +170,3 @@ function renderServiceClient(service: string, endpoints: readonly EndpointMeta[]
   }
   return lines.join("\n");
 }
-

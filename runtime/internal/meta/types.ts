@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 3;
+  readonly version: 4;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -106,7 +106,8 @@ export interface SourceLocation {
   readonly line: number;
 }
 
-export type EndpointKind = "typed" | "raw" | "static";
+/** "stream": api.streamIn, api.streamOut or api.streamInOut, served over WebSocket. */
+export type EndpointKind = "typed" | "raw" | "static" | "stream";
 
 export interface EndpointMeta {
   readonly service: string;
@@ -127,12 +128,30 @@ export interface EndpointMeta {
   readonly bodyLimit?: number | null;
   readonly tags: readonly string[];
   readonly sensitive: boolean;
-  /** Null when the handler takes no parameters. */
+  /** Null when the handler takes no parameters. For streams: the handshake (path, query, headers). */
   readonly request: RequestMeta | null;
-  /** Null when the handler returns void. */
+  /** Null when the handler returns void; always null for streams (see `stream`). */
   readonly response: JSONSchema | null;
   /** Only for kind "static". */
   readonly static?: StaticMeta;
+  /** Only for kind "stream". */
+  readonly stream?: StreamMeta;
+}
+
+/**
+ * The messages of a streaming endpoint, each a JSON object. Which way they flow
+ * decides what the handler gets: "in" an iterable of incoming messages, "out" a sink
+ * for outgoing ones, "inout" both.
+ */
+export interface StreamMeta {
+  readonly direction: "in" | "out" | "inout";
+  /** What the client sends; null for "out". */
+  readonly incoming: JSONSchema | null;
+  /**
+   * What the server sends. For "in" it is the handler's return value, sent once as the
+   * last message before the stream closes; null when the handler returns nothing.
+   */
+  readonly outgoing: JSONSchema | null;
 }
 
 export interface PathParam {

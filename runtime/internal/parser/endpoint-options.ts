@@ -3,7 +3,7 @@ import type { EndpointKind } from "../meta/types.ts";
 import { errorAt } from "./errors.ts";
 import { literalValue, NOT_LITERAL, propertyNameOf, type LiteralValue } from "./literals.ts";
 
-/** The literal options object of api(), api.raw() or api.static(), checked but not yet defaulted. */
+/** The literal options object of api(), api.raw(), api.static() or api.stream*(), checked but not yet defaulted. */
 export interface EndpointOptions {
   readonly values: Readonly<Record<string, LiteralValue>>;
   /** The node of each option, to point errors at it. */
@@ -54,6 +54,15 @@ const API_OPTIONS: Readonly<Record<string, Check>> = {
   sensitive: isBoolean,
 };
 
+// StreamOptions: no method (a stream's handshake is always a GET) and no bodyLimit (there is no body).
+const STREAM_OPTIONS: Readonly<Record<string, Check>> = {
+  path: isString,
+  expose: isBoolean,
+  auth: isBoolean,
+  tags: isStringList,
+  sensitive: isBoolean,
+};
+
 const STATIC_OPTIONS: Readonly<Record<string, Check>> = {
   path: isString,
   expose: isBoolean,
@@ -75,7 +84,7 @@ export function readEndpointOptions(
   if (!argument || !ts.isObjectLiteralExpression(argument)) {
     throw errorAt(appRoot, argument ?? callNode, `the options of endpoint ${endpoint} must be an object literal`);
   }
-  const checks = kind === "static" ? STATIC_OPTIONS : API_OPTIONS;
+  const checks = kind === "static" ? STATIC_OPTIONS : kind === "stream" ? STREAM_OPTIONS : API_OPTIONS;
   const values: Record<string, LiteralValue> = {};
   const nodes: Record<string, ts.Node> = {};
   for (const member of argument.properties) {
@@ -104,13 +113,15 @@ export function readEndpointOptions(
   return { values, nodes };
 }
 
-/** Upper-case methods with Encore's defaults: POST for typed endpoints, any for raw ones. */
+/** Upper-case methods with Encore's defaults: POST for typed endpoints, any for raw ones, GET for streams. */
 export function methodsOf(options: EndpointOptions, kind: EndpointKind): string[] {
   const given = options.values["method"];
   if (given === undefined) {
     if (kind === "raw") return ["*"];
     // Static files are only ever fetched.
     if (kind === "static") return ["GET", "HEAD"];
+    // The WebSocket handshake.
+    if (kind === "stream") return ["GET"];
     return ["POST"];
   }
   const list = (typeof given === "string" ? [given] : (given as string[])).map((method) => method.toUpperCase());

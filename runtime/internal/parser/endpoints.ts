@@ -10,6 +10,7 @@ import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "./schema.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
+import { STREAM_CONSTRUCTORS, streamParts, type StreamConstructor } from "./stream-endpoints.ts";
 
 /** Every endpoint of the app, in file order then source order. */
 export function findEndpoints(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): EndpointMeta[] {
@@ -44,8 +45,6 @@ interface Declared {
   readonly service: ServiceInfo;
 }
 
-const STREAMS = new Set(["streamIn", "streamOut", "streamInOut"]);
-
 function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind | undefined {
   const callee = call.expression;
   if (isSdkExport(sdkExportOf(app.checker, callee), "api", "api")) return "typed";
@@ -54,7 +53,7 @@ function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind 
   }
   const member = callee.name.text;
   if (member === "raw" || member === "static") return member;
-  if (STREAMS.has(member)) throw errorAt(app.appRoot, call, `streaming endpoints (api.${member}) are not supported`);
+  if (STREAM_CONSTRUCTORS.has(member)) return "stream";
   return undefined;
 }
 
@@ -90,6 +89,10 @@ function endpointMeta(app: AppProgram, schemas: SchemaBuilder, declared: Declare
   };
   if (kind === "raw") return meta;
   if (kind === "static") return { ...meta, static: staticMeta(app, call, options, label) };
+  if (kind === "stream") {
+    const factory = (call.expression as ts.PropertyAccessExpression).name.text as StreamConstructor;
+    return { ...meta, ...streamParts(app, schemas, { factory, call, label, pathParams, pathNode }) };
+  }
   return { ...meta, ...typedParts(app, schemas, { call, label, methods, pathParams, pathNode }) };
 }
 

@@ -15,6 +15,10 @@ import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { rawFastLane } from "./raw-fast-lane.ts";
 import { RawResponse } from "./raw-response.ts";
 import { rawInvoker, registerRawRoutes, staticPrefix, typedRoute, type RouteContext } from "./routes.ts";
+import { plainRequestRoute, streamUpgrades } from "./stream-routes.ts";
+
+/** How long open streams get, at shutdown, to answer their close before they are cut. */
+const streamCloseGraceMs = 2_000;
 
 export interface ServerOptions {
   /** The app's auth handler, run by every endpoint's auth step; none when absent. */
@@ -22,8 +26,8 @@ export interface ServerOptions {
 }
 
 /**
- * Builds the public HTTP server: every exposed endpoint behind the auth handler's step,
- * /healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
+ * Builds the public HTTP server: every exposed endpoint behind the auth handler's step
+ * (stream endpoints over WebSocket), /healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
  * outside they are 404; other services reach them in-process through ~encore/clients.
  */
 export async function buildServer(
@@ -41,6 +45,7 @@ export async function buildServer(
   const invokers = new Map(raw.map((e) => [e, rawInvoker(e, routeContext)] as const));
   let closing = false;
   const fastLane = rawFastLane(exposed, invokers, () => closing);
+  const upgrades = streamUpgrades(exposed, routeContext, () => closing);
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
@@ -55,11 +60,14 @@ export async function buildServer(
       // Fastify's own default, which it applies only to servers it creates itself: longer
       // than common load balancers' idle timeouts, so they, not we, close idle connections.
       server.keepAliveTimeout = 72_000;
+      if (upgrades) server.on("upgrade", upgrades.handle);
       return server;
     },
   });
   app.addHook("preClose", async () => {
     closing = true;
+    // Upgraded connections are no longer the HTTP server's to close: without this it would wait for them forever.
+    await upgrades?.closeAll(streamCloseGraceMs);
   });
   registerJsonBodyParser(app);
   app.setErrorHandler(errorHandler(cfg.exposeInternalErrors));
@@ -73,6 +81,7 @@ export async function buildServer(
 
   for (const endpoint of exposed) {
     if (endpoint.meta.kind === "typed") app.route(typedRoute(endpoint, routeContext));
+    if (endpoint.meta.kind === "stream") app.route(plainRequestRoute(endpoint));
   }
   registerRawRoutes(app, raw, invokers);
   for (const { meta } of exposed) {

@@ -20,8 +20,11 @@ function makeAjv(coerceTypes: false | "array"): Ajv {
 const strict = makeAjv(false);
 const fromText = makeAjv("array");
 
-export function compileValidator(schema: JSONSchema, location: FieldLocation | "call"): ValidateFunction {
-  return (location === "body" || location === "call" ? strict : fromText).compile(schema);
+/** Where validated data comes from: a request location, a whole call's parameters, or a stream message. */
+export type DataSource = FieldLocation | "call" | "message";
+
+export function compileValidator(schema: JSONSchema, location: DataSource): ValidateFunction {
+  return (location === "body" || location === "call" || location === "message" ? strict : fromText).compile(schema);
 }
 
 // Values made by app code rather than parsed from JSON: a Date field holds a Date.
@@ -45,8 +48,9 @@ function withDateValues(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withDateValues(value)]));
 }
 
-const where: Record<FieldLocation | "call", (field: string) => string> = {
+const where: Record<DataSource, (field: string) => string> = {
   body: (f) => `field "${f}" of the request body`,
+  message: (f) => `field "${f}" of the message`,
   call: (f) => `field "${f}" of the request`,
   query: (f) => `query parameter "${f}"`,
   path: (f) => `path parameter "${f}"`,
@@ -54,13 +58,14 @@ const where: Record<FieldLocation | "call", (field: string) => string> = {
 };
 
 /** A message naming the field, such as: field "url" of the request body must be string. */
-export function describeValidationError(error: ErrorObject, location: FieldLocation | "call"): string {
+export function describeValidationError(error: ErrorObject, location: DataSource): string {
   const segments = error.instancePath.split("/").slice(1).map(unescapePointer);
   if (error.keyword === "required") {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     return `${where[location]([...segments, missing].join("."))} is required`;
   }
   if (segments.length === 0) {
+    if (location === "message") return "the message must be a JSON object";
     return location === "body" ? "the request body must be a JSON object" : `the request ${error.message ?? "is invalid"}`;
   }
   return `${where[location](segments.join("."))} ${error.message ?? "is invalid"}`;
