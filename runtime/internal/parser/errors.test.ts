@@ -101,6 +101,18 @@ const CASES: readonly Case[] = [
     message: 'migrations source "drizzle/v1" of database "main" is not supported (only plain SQL files, "drizzle" and "prisma")',
   },
   {
+    fixture: "cache-import",
+    file: "svc/cache.ts",
+    at: 'import { CacheCluster } from "encore.dev/storage/cache";',
+    message: "caching (encore.dev/storage/cache) is not supported by encore-selfhost yet",
+  },
+  {
+    fixture: "cookie-import",
+    file: "svc/api.ts",
+    at: 'import { api, type Cookie } from "encore.dev/api";',
+    message: "cookie parameters (Cookie<...>) from encore.dev/api is not supported by encore-selfhost yet",
+  },
+  {
     fixture: "unexported-endpoint",
     file: "svc/api.ts",
     at: "const hidden",

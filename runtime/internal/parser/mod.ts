@@ -10,6 +10,7 @@ import { checkRouteConflicts } from "./routes.ts";
 import { SchemaBuilder } from "./schema.ts";
 import { checkSdkResolves } from "./sdk-symbols.ts";
 import { findServices } from "./services.ts";
+import { checkSupportedImports } from "./unsupported-imports.ts";
 
 export { ParseError } from "./errors.ts";
 export { toOpenAPI } from "./openapi.ts";
@@ -22,6 +23,7 @@ export { toOpenAPI } from "./openapi.ts";
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
   checkSdkResolves(app);
+  checkSupportedImports(app);
   const services = findServices(app);
   const schemas = new SchemaBuilder(app);
   const endpoints = findEndpoints(app, services, schemas);
