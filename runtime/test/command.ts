@@ -2,10 +2,13 @@
 // environment: nothing of the test run's own (its database, its vitest) leaks in.
 import { spawn, type ChildProcess } from "node:child_process";
 
-/** PATH and HOME, and only what the test adds: what a user's shell would hand a command. */
+/**
+ * PATH and HOME, and only what the test adds: what a user's shell would hand a command.
+ * NO_COLOR, so that its output reads as plain text.
+ */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { PATH, HOME, TMPDIR, npm_config_cache } = process.env;
-  return { PATH, HOME, TMPDIR, npm_config_cache, ...extra };
+  return { PATH, HOME, TMPDIR, npm_config_cache, NO_COLOR: "1", ...extra };
 }
 
 export interface Finished {
@@ -32,14 +35,18 @@ export interface Serving {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts a server command and resolves once it logs the port it listens on. */
+/**
+ * Starts a server command and resolves once it logs the port it listens on. The command
+ * leads a process group of its own, and `stop` signals the whole group, as Ctrl-C on a
+ * terminal does: npx, for one, does not pass a signal on to the command it runs.
+ */
 export function startServing(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Serving> {
-  const child: ChildProcess = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      process.kill(-child.pid!, "SIGKILL");
       reject(new Error(`not listening within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
@@ -48,7 +55,7 @@ export function startServing(command: string, args: readonly string[], cwd: stri
       if (!port) return;
       clearTimeout(timer);
       const stop = (signal: NodeJS.Signals = "SIGTERM") => {
-        child.kill(signal);
+        process.kill(-child.pid!, signal);
         return exited;
       };
       resolve({ url: `http://127.0.0.1:${port}`, output: () => output, stop });
