@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
+import type { EndpointMeta } from "../meta/types.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
@@ -9,6 +9,7 @@ import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
+import { serializerSchema } from "./response-schema.ts";
 
 type Source = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     url: toFastifyPath(meta.path),
     bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
-    schema: meta.response ? { response: { 200: stripAnnotations(meta.response) } } : undefined,
+    schema: meta.response ? { response: { 200: serializerSchema(meta.response) } } : undefined,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
       const pending = authenticate(req.raw, req.query as Source);
@@ -149,9 +150,4 @@ function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, expose
   logFailure(err, status, req, "raw endpoint failed");
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
-}
-
-// Annotations for the request side (x-encore-type) mean nothing to the serializer.
-function stripAnnotations(schema: JSONSchema): JSONSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key.startsWith("x-encore-") ? undefined : value));
 }
