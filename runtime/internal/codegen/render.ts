@@ -1,4 +1,5 @@
-import type { AppMeta, EndpointMeta } from "../meta/types.ts";
+import type { AppMeta, AuthHandlerMeta, EndpointMeta } from "../meta/types.ts";
+import { typeOfSchema } from "./schema-type.ts";
 
 /**
  * Renders the TypeScript the app imports as ~encore/*. The output type-checks
@@ -23,13 +24,14 @@ function moduleAlias(file: string): string {
 
 /**
  * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler.
- * Files that declare topics, subscriptions or buckets are imported too, so that
- * loading the handlers runs every declaration, endpoint or not.
+ * Files that declare topics, subscriptions, buckets or the Gateway are imported too, so
+ * that loading the handlers runs every declaration, endpoint or not (constructing the
+ * Gateway is what hands the runtime the auth handler).
  */
 export function renderHandlers(meta: AppMeta): RenderedFile {
-  const auth = meta.auth;
-  const files = [...new Set([...meta.services.flatMap((s) => s.endpoints.map((e) => e.file)), ...(auth ? [auth.file] : [])])].sort();
-  const declaring = [...new Set([...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file))]
+  const files = [...new Set(meta.services.flatMap((s) => s.endpoints.map((e) => e.file)))].sort();
+  const declarations = [...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file);
+  const declaring = [...new Set([...declarations, ...(meta.auth ? [meta.auth.gateway.file] : [])])]
     .filter((f) => !files.includes(f))
     .sort();
   const imports = [
@@ -42,9 +44,7 @@ export function renderHandlers(meta: AppMeta): RenderedFile {
   return {
     path: "internal/handlers.ts",
     content:
-      `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n` +
-      `\n/** The auth handler the Gateway runs; null when the app has none. */\n` +
-      `export const authHandler: unknown = ${auth ? `${moduleAlias(auth.file)}.${auth.name}` : "null"};\n`,
+      `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n`,
   };
 }
 
@@ -59,10 +59,7 @@ export function renderAuth(meta: AppMeta): RenderedFile {
   if (auth) {
     lines.push(
       `import { getAuthData as currentAuthData } from "encore.dev/internal/codegen/auth";`,
-      `import type { ${auth.name} as authHandler } from "${importPath(1, auth.file)}";`,
-      "",
-      `/** What the auth handler ${auth.service}.${auth.name} returns for an authenticated caller. */`,
-      "export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;",
+      ...authDataType(auth),
       "",
       "/** The caller's auth data while an authenticated request is handled; null otherwise. */",
       "export function getAuthData(): AuthData | null {",
@@ -81,6 +78,18 @@ export function renderAuth(meta: AppMeta): RenderedFile {
   }
   lines.push("", `declare module "encore.dev/api" {`, "  interface CallOpts {", "    authData?: AuthData;", "  }", "}", "");
   return { path: "auth/index.ts", content: lines.join("\n") };
+}
+
+/** The AuthData type: the handler's own when its module exports it, else written out from its schema. */
+function authDataType(auth: AuthHandlerMeta): string[] {
+  const doc = `/** What the auth handler ${auth.service}.${auth.name} returns for an authenticated caller. */`;
+  if (auth.exportName === null) return ["", doc, `export type AuthData = ${typeOfSchema(auth.authData)};`];
+  return [
+    `import type { ${auth.exportName} as authHandler } from "${importPath(1, auth.file)}";`,
+    "",
+    doc,
+    "export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;",
+  ];
 }
 
 /** encore.gen/clients/: one module per service, and an index naming them. */

@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 3;
+  readonly version: 4;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -24,15 +24,18 @@ export interface AppMeta {
 }
 
 /**
- * `export const name = authHandler(fn)`, attached with `new Gateway({ authHandler: name })`.
- * The runtime calls it whenever a request carries at least one of its parameters.
+ * `const name = authHandler(fn)`, attached with `new Gateway({ authHandler: name })` (or
+ * written inline there). The runtime takes it from the Gateway, as Encore does, and calls
+ * it whenever a request carries at least one of its parameters.
  */
 export interface AuthHandlerMeta {
   /** Service whose folder declares it. */
   readonly service: string;
-  /** The exported const, e.g. "auth". */
+  /** The variable it is bound to, e.g. "auth"; the Gateway's variable when written inline in it. */
   readonly name: string;
-  /** Module that exports it, e.g. "auth/auth.ts". */
+  /** The name its module exports it under; null when not exported (its type is then written out from authData). */
+  readonly exportName: string | null;
+  /** Module that declares it, e.g. "auth/auth.ts". */
   readonly file: string;
   readonly line: number;
   /** Its parameters: header and query fields only (path and body are null). */

@@ -32,7 +32,7 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 3,
+    version: 4,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,

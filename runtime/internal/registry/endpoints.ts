@@ -3,6 +3,7 @@ import { appRoot } from "../config/app-root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { AuthHandlerMeta, EndpointMeta } from "../meta/types.ts";
 import { connectionsReady } from "../sql/databases.ts";
+import { declaredAuthHandler } from "./gateway.ts";
 
 /** Where the generator writes the map from "service.endpoint" to the app's exported handler. */
 export const handlersFile = "encore.gen/internal/handlers.ts";
@@ -26,7 +27,7 @@ let loading: Promise<ReadonlyMap<string, Endpoint>> | undefined;
 let loadingAuth: Promise<AuthHandlerEntry | null> | undefined;
 let imported: Promise<HandlersModule> | undefined;
 
-type HandlersModule = { handlers: Record<string, unknown>; authHandler?: unknown };
+type HandlersModule = { handlers: Record<string, unknown> };
 
 // By default the generated map is imported by path (tsx, vitest); a bundle, where no
 // such file exists at run time, supplies its own import of it instead.
@@ -63,9 +64,10 @@ export function loadAuthHandler(): Promise<AuthHandlerEntry | null> {
   loadingAuth ??= (async () => {
     const meta = appMeta().auth ?? null;
     if (!meta) return null;
-    const handler = (await handlersModule()).authHandler;
+    await handlersModule(); // imports the module that constructs the Gateway
+    const handler = declaredAuthHandler();
     if (typeof handler !== "function") {
-      throw new Error(`${handlersFile} has no auth handler ${meta.service}.${meta.name}: run "npm run gen"`);
+      throw new Error(`the Gateway declared at ${meta.gateway.file}:${meta.gateway.line} gave no auth handler ${meta.service}.${meta.name}: run "npm run gen"`);
     }
     return { meta, handler: handler as AuthHandlerEntry["handler"] };
   })();
