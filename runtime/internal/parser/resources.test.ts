@@ -49,6 +49,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(3);
+    expect(meta.version).toBe(4);
   });
 });
