@@ -86,9 +86,9 @@ export interface PubSubMeta {
 }
 
 export interface ServiceMeta {
-  /** From `new Service("name")` in encore.service.ts. */
+  /** From `new Service("name")` in encore.service.ts, else the folder's name. */
   readonly name: string;
-  /** The folder holding encore.service.ts, e.g. "urlb". */
+  /** The service's folder, e.g. "urlb": the one holding encore.service.ts, or one declaring endpoints without it (named after it, as in Encore). */
   readonly dir: string;
   readonly endpoints: readonly EndpointMeta[];
 }

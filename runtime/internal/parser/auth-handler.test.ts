@@ -74,6 +74,10 @@ describe("the auth handler", () => {
     });
   });
 
+  it("makes its folder a service when no encore.service.ts covers it, as Encore does", () => {
+    expect(parseApp(fixture("auth-handler/no-service-file")).auth?.service).toBe("lib");
+  });
+
   it("is null for an app without one", () => {
     expect(parseApp(fixture("resources")).auth).toBeNull();
   });
@@ -99,12 +103,6 @@ const CASES: readonly Case[] = [
     file: "gate/gateway.ts",
     at: "authHandler: authHandler",
     message: "an auth handler must be bound to a variable: `const name = authHandler(...)`",
-  },
-  {
-    fixture: "outside-service",
-    file: "lib/auth.ts",
-    at: "export const auth",
-    message: "auth handler auth is not inside a service: no encore.service.ts in its folder or any parent",
   },
   {
     fixture: "plain-field",
