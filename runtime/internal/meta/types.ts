@@ -140,8 +140,10 @@ export interface EndpointMeta {
 
 export interface PathParam {
   readonly name: string;
-  /** True for "*name" segments, which match the rest of the path. */
+  /** True for "*name" and "!name" segments, which match the rest of the path (possibly empty). */
   readonly wildcard: boolean;
+  /** Set for a "!name" segment: the route is tried only when no other route matches. */
+  readonly fallback?: true;
 }
 
 export type FieldLocation = "path" | "query" | "header" | "body";
