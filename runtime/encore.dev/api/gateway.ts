@@ -1,13 +1,14 @@
+import { declareGateway } from "../../internal/registry/gateway.ts";
 import type { AuthHandlerBrand } from "../auth/mod.ts";
 
-// The Gateway is where Encore attaches the auth handler. Inert, like every declaration:
-// the runtime reads the auth handler from the generated metadata.
 export interface GatewayConfig {
   authHandler?: AuthHandlerBrand;
 }
 
 /**
  * The API gateway: every request from outside passes it, and it runs the auth handler.
+ * Constructing it hands the auth handler to the runtime, as in Encore, so the handler
+ * itself need not be exported.
  * @example
  * export const gateway = new Gateway({ authHandler: auth });
  */
@@ -16,5 +17,6 @@ export class Gateway {
   public readonly cfg: GatewayConfig;
   constructor(cfg: GatewayConfig) {
     this.cfg = cfg;
+    declareGateway(cfg.authHandler);
   }
 }

@@ -5,6 +5,7 @@ import { renderAuth, renderHandlers } from "./render.ts";
 const auth = {
   service: "auth",
   name: "auth",
+  exportName: "auth",
   file: "auth/gateway.ts",
   line: 3,
   params: { fields: [], path: null, query: null, headers: null, body: null, full: { type: "object" } },
@@ -12,17 +13,17 @@ const auth = {
   gateway: { file: "auth/gateway.ts", line: 9 },
 } satisfies AuthHandlerMeta;
 
-const app = (withAuth: boolean): AppMeta => ({
+const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
   version: 4,
   appId: "",
-  services: [{ name: "auth", dir: "auth", endpoints: [] }],
+  services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", endpoints: [] }],
   databases: [],
   secrets: [],
   topics: [],
   subscriptions: [],
   cronJobs: [],
   buckets: [],
-  auth: withAuth ? auth : null,
+  auth: withAuth ? handler : null,
 });
 
 describe("~encore/auth", () => {
@@ -35,6 +36,22 @@ describe("~encore/auth", () => {
     expect(content).toMatch(/declare module "encore\.dev\/api" \{\s+interface CallOpts \{\s+authData\?: AuthData;/);
   });
 
+  test("an auth handler its module does not export gets its AuthData written out from its schema", () => {
+    const authData = {
+      type: "object",
+      properties: {
+        userID: { type: "string" },
+        roles: { type: "array", items: { type: "string", enum: ["admin", "user"] } },
+        expires: { type: "string", format: "date-time", "x-encore-type": "date" },
+        team: { anyOf: [{ type: "object", properties: { id: { type: "number" } }, required: ["id"] }, { type: "null" }] },
+      },
+      required: ["userID", "team"],
+    };
+    const { content } = renderAuth(app(true, { ...auth, exportName: null, authData }));
+    expect(content).not.toContain("import type");
+    expect(content).toContain('export type AuthData = { "userID": string; "roles"?: Array<"admin" | "user">; "expires"?: Date; "team": { "id": number } | null };');
+  });
+
   test("without an auth handler, AuthData is null and so is getAuthData()", () => {
     const { content } = renderAuth(app(false));
     expect(content).toContain("export type AuthData = null;");
@@ -44,17 +61,17 @@ describe("~encore/auth", () => {
 });
 
 describe("the handler map", () => {
-  test("imports the auth handler's module and exposes the handler", () => {
-    const { content } = renderHandlers(app(true));
-    expect(content).toContain('import * as auth_gateway from "../../auth/gateway";');
-    expect(content).toContain("export const authHandler: unknown = auth_gateway.auth;");
-    expect(renderHandlers(app(false)).content).toContain("export const authHandler: unknown = null;");
+  test("imports the module that constructs the Gateway, which hands the runtime the auth handler", () => {
+    const { content } = renderHandlers(app(true, { ...auth, file: "auth/handler.ts", exportName: null }));
+    expect(content).toContain('import "../../auth/gateway";');
+    expect(content).not.toContain("handler.ts");
+    expect(renderHandlers(app(false)).content).not.toContain("gateway");
   });
 
   test("imports each service's encore.service.ts and reads the middlewares its Service holds", () => {
-    const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", endpoints: [] }, { name: "root", dir: ".", endpoints: [] }] });
+    const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", endpoints: [] }, { name: "root", dir: ".", serviceFile: "encore.service.ts", endpoints: [] }, { name: "legacy", dir: "legacy", serviceFile: null, endpoints: [] }] });
     expect(content).toContain('import * as auth_encore_service from "../../auth/encore.service";');
     expect(content).toContain('import * as encore_service from "../../encore.service";');
-    expect(content).toMatch(/export const middlewares: Record<string, unknown> = \{\n {2}"auth": auth_encore_service\.default\.cfg\.middlewares,\n {2}"root": encore_service\.default\.cfg\.middlewares,\n\};/);
+    expect(content).toMatch(/export const middlewares: Record<string, unknown> = \{\n {2}"auth": auth_encore_service\.default\.cfg\.middlewares,\n {2}"root": encore_service\.default\.cfg\.middlewares,\n {2}"legacy": undefined,\n\};/);
   });
 });

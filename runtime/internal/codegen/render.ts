@@ -1,5 +1,5 @@
-import type { AppMeta, EndpointMeta } from "../meta/types.ts";
-import { serviceFile } from "../meta/service-file.ts";
+import type { AppMeta, AuthHandlerMeta, EndpointMeta } from "../meta/types.ts";
+import { typeOfSchema } from "./schema-type.ts";
 
 /**
  * Renders the TypeScript the app imports as ~encore/*. The output type-checks
@@ -29,19 +29,19 @@ function moduleAlias(file: string): string {
 /**
  * encore.gen/internal/handlers.ts: "service.endpoint" to the exported handler, and each
  * service's middlewares as its `new Service(...)` holds them (read at boot, as Encore's
- * entry point reads them). Files that declare topics, subscriptions or buckets are
- * imported too, so that loading the handlers runs every declaration, endpoint or not.
+ * entry point reads them). Files that declare topics, subscriptions, buckets or the
+ * Gateway are imported too, so that loading the handlers runs every declaration, endpoint
+ * or not (constructing the Gateway is what hands the runtime the auth handler).
  */
 export function renderHandlers(meta: AppMeta): RenderedFile {
-  const auth = meta.auth;
   const files = [
     ...new Set([
       ...meta.services.flatMap((s) => s.endpoints.map((e) => e.file)),
-      ...(auth ? [auth.file] : []),
-      ...meta.services.map((s) => serviceFile(s.dir)),
+      ...meta.services.flatMap((s) => (s.serviceFile ? [s.serviceFile] : [])),
     ]),
   ].sort();
-  const declaring = [...new Set([...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file))]
+  const declarations = [...meta.topics, ...meta.subscriptions, ...meta.buckets].map((r) => r.declaredIn.file);
+  const declaring = [...new Set([...declarations, ...(meta.auth ? [meta.auth.gateway.file] : [])])]
     .filter((f) => !files.includes(f))
     .sort();
   const imports = [
@@ -51,15 +51,16 @@ export function renderHandlers(meta: AppMeta): RenderedFile {
   const entries = meta.services.flatMap((s) =>
     s.endpoints.map((e) => `  ${JSON.stringify(`${e.service}.${e.name}`)}: ${moduleAlias(e.file)}.${e.name},`),
   );
-  const middlewares = meta.services.map((s) => `  ${JSON.stringify(s.name)}: ${moduleAlias(serviceFile(s.dir))}.default.cfg.middlewares,`);
+  // A service without encore.service.ts has no Service, and so no middlewares.
+  const middlewares = meta.services.map(
+    (s) => `  ${JSON.stringify(s.name)}: ${s.serviceFile ? `${moduleAlias(s.serviceFile)}.default.cfg.middlewares` : "undefined"},`,
+  );
   return {
     path: "internal/handlers.ts",
     content:
       `${header}${imports.join("\n")}\n\nexport const handlers: Record<string, unknown> = {\n${entries.join("\n")}\n};\n` +
       `\n/** Each service's middlewares, from its encore.service.ts; undefined when it declares none. */\n` +
-      `export const middlewares: Record<string, unknown> = {\n${middlewares.join("\n")}\n};\n` +
-      `\n/** The auth handler the Gateway runs; null when the app has none. */\n` +
-      `export const authHandler: unknown = ${auth ? `${moduleAlias(auth.file)}.${auth.name}` : "null"};\n`,
+      `export const middlewares: Record<string, unknown> = {\n${middlewares.join("\n")}\n};\n`,
   };
 }
 
@@ -74,10 +75,7 @@ export function renderAuth(meta: AppMeta): RenderedFile {
   if (auth) {
     lines.push(
       `import { getAuthData as currentAuthData } from "encore.dev/internal/codegen/auth";`,
-      `import type { ${auth.name} as authHandler } from "${importPath(1, auth.file)}";`,
-      "",
-      `/** What the auth handler ${auth.service}.${auth.name} returns for an authenticated caller. */`,
-      "export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;",
+      ...authDataType(auth),
       "",
       "/** The caller's auth data while an authenticated request is handled; null otherwise. */",
       "export function getAuthData(): AuthData | null {",
@@ -96,6 +94,18 @@ export function renderAuth(meta: AppMeta): RenderedFile {
   }
   lines.push("", `declare module "encore.dev/api" {`, "  interface CallOpts {", "    authData?: AuthData;", "  }", "}", "");
   return { path: "auth/index.ts", content: lines.join("\n") };
+}
+
+/** The AuthData type: the handler's own when its module exports it, else written out from its schema. */
+function authDataType(auth: AuthHandlerMeta): string[] {
+  const doc = `/** What the auth handler ${auth.service}.${auth.name} returns for an authenticated caller. */`;
+  if (auth.exportName === null) return ["", doc, `export type AuthData = ${typeOfSchema(auth.authData)};`];
+  return [
+    `import type { ${auth.exportName} as authHandler } from "${importPath(1, auth.file)}";`,
+    "",
+    doc,
+    "export type AuthData = NonNullable<Awaited<ReturnType<typeof authHandler>>>;",
+  ];
 }
 
 /** encore.gen/clients/: one module per service, and an index naming them. */

@@ -24,15 +24,18 @@ export interface AppMeta {
 }
 
 /**
- * `export const name = authHandler(fn)`, attached with `new Gateway({ authHandler: name })`.
- * The runtime calls it whenever a request carries at least one of its parameters.
+ * `const name = authHandler(fn)`, attached with `new Gateway({ authHandler: name })` (or
+ * written inline there). The runtime takes it from the Gateway, as Encore does, and calls
+ * it whenever a request carries at least one of its parameters.
  */
 export interface AuthHandlerMeta {
   /** Service whose folder declares it. */
   readonly service: string;
-  /** The exported const, e.g. "auth". */
+  /** The variable it is bound to, e.g. "auth"; the Gateway's variable when written inline in it. */
   readonly name: string;
-  /** Module that exports it, e.g. "auth/auth.ts". */
+  /** The name its module exports it under; null when not exported (its type is then written out from authData). */
+  readonly exportName: string | null;
+  /** Module that declares it, e.g. "auth/auth.ts". */
   readonly file: string;
   readonly line: number;
   /** Its parameters: header and query fields only (path and body are null). */
@@ -83,10 +86,12 @@ export interface PubSubMeta {
 }
 
 export interface ServiceMeta {
-  /** From `new Service("name")` in encore.service.ts. */
+  /** From `new Service("name")` in encore.service.ts, else the folder's name. */
   readonly name: string;
-  /** The folder holding encore.service.ts, e.g. "urlb". */
+  /** The service's folder, e.g. "urlb": the one holding encore.service.ts, or one declaring endpoints without it (named after it, as in Encore). */
   readonly dir: string;
+  /** Its encore.service.ts, app-relative; null when the folder is a service by what it declares. */
+  readonly serviceFile: string | null;
   readonly endpoints: readonly EndpointMeta[];
 }
 
@@ -156,8 +161,10 @@ export interface StreamMeta {
 
 export interface PathParam {
   readonly name: string;
-  /** True for "*name" segments, which match the rest of the path. */
+  /** True for "*name" and "!name" segments, which match the rest of the path (possibly empty). */
   readonly wildcard: boolean;
+  /** Set for a "!name" segment: the route is tried only when no other route matches. */
+  readonly fallback?: true;
 }
 
 export type FieldLocation = "path" | "query" | "header" | "body";

@@ -8,6 +8,7 @@ describe("the auth handler", () => {
     expect(parseApp(root).auth).toEqual({
       service: "gate",
       name: "auth",
+      exportName: "auth",
       file: "gate/auth.ts",
       line: lineOf(root, "gate/auth.ts", "export const auth"),
       params: {
@@ -51,6 +52,32 @@ describe("the auth handler", () => {
     });
   });
 
+  it("may be left unexported: the runtime reaches it through the Gateway", () => {
+    const root = fixture("auth-handler/not-exported");
+    expect(parseApp(root).auth).toMatchObject({ name: "auth", exportName: null, file: "gate/auth.ts", line: lineOf(root, "gate/auth.ts", "const auth") });
+  });
+
+  it("is known by the name its module exports it under, for generated code to import its type", () => {
+    expect(parseApp(fixture("auth-handler/export-alias")).auth).toMatchObject({ name: "auth", exportName: "verify" });
+  });
+
+  it("may be written inline in the Gateway's options, named after the Gateway's variable as in Encore", () => {
+    const root = fixture("auth-handler/inline");
+    expect(parseApp(root).auth).toMatchObject({
+      service: "gate",
+      name: "gateway",
+      exportName: null,
+      file: "gate/gateway.ts",
+      line: lineOf(root, "gate/gateway.ts", "authHandler: authHandler"),
+      params: { fields: [{ name: "authorization", location: "header", wireName: "authorization", optional: false }] },
+      gateway: { file: "gate/gateway.ts", line: lineOf(root, "gate/gateway.ts", "new Gateway") },
+    });
+  });
+
+  it("makes its folder a service when no encore.service.ts covers it, as Encore does", () => {
+    expect(parseApp(fixture("auth-handler/no-service-file")).auth?.service).toBe("lib");
+  });
+
   it("is null for an app without one", () => {
     expect(parseApp(fixture("resources")).auth).toBeNull();
   });
@@ -72,16 +99,10 @@ const CASES: readonly Case[] = [
     message: "auth handler second clashes with auth handler first at gate/auth.ts:8: an app has at most one auth handler",
   },
   {
-    fixture: "not-exported",
-    file: "gate/auth.ts",
-    at: "const auth",
-    message: "an auth handler must be declared as `export const name = authHandler(...)` at the top level of a module",
-  },
-  {
-    fixture: "outside-service",
-    file: "lib/auth.ts",
-    at: "export const auth",
-    message: "auth handler auth is not inside a service: no encore.service.ts in its folder or any parent",
+    fixture: "unbound",
+    file: "gate/gateway.ts",
+    at: "authHandler: authHandler",
+    message: "an auth handler must be bound to a variable: `const name = authHandler(...)`",
   },
   {
     fixture: "plain-field",
@@ -117,7 +138,7 @@ const CASES: readonly Case[] = [
     fixture: "wrong-gateway-handler",
     file: "gate/auth.ts",
     at: "authHandler: lookalike",
-    message: "the authHandler of the Gateway must be the app's auth handler, declared as `export const name = authHandler(...)`",
+    message: "the authHandler of the Gateway must be the app's auth handler: a variable holding `authHandler(...)`, or the call itself",
   },
   {
     fixture: "two-gateways",

@@ -10,6 +10,7 @@ import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
 interface DeclaredHandler {
   readonly call: ts.CallExpression;
+  /** The variable it is bound to: its own, or the one holding the Gateway it is written inside. */
   readonly declaration: ts.VariableDeclaration;
   readonly name: string;
   readonly service: ServiceInfo;
@@ -22,13 +23,14 @@ interface DeclaredGateway {
   readonly authHandler: ts.Expression | undefined;
 }
 
-const DECLARATION_RULE = "an auth handler must be declared as `export const name = authHandler(...)` at the top level of a module";
-
 /**
- * The app's auth handler, as Encore reads it: `export const x = authHandler(fn)` inside a
- * service, at most one in the app, run by the one `new Gateway({ authHandler: x })`. Its
- * parameters are read like an endpoint's request, but only `Header<>` and `Query<>`
- * fields are allowed; what it resolves to must be an object type with `userID: string`.
+ * The app's auth handler, as Encore reads it: an `authHandler(fn)` call bound to a variable
+ * (exported or not, or written inline in the Gateway's options, where it takes the name of
+ * the variable holding the Gateway), inside a service, at most one in the app, run by the
+ * one `new Gateway({ authHandler })`. The runtime reaches it through that Gateway, as
+ * Encore's does, so it need not be exported. Its parameters are read like an endpoint's
+ * request, but only `Header<>` and `Query<>` fields are allowed; what it resolves to must
+ * be an object type with `userID: string`.
  */
 export function findAuthHandler(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): AuthHandlerMeta | null {
   const handlers: DeclaredHandler[] = [];
@@ -46,35 +48,37 @@ export function findAuthHandler(app: AppProgram, services: readonly ServiceInfo[
   }
   const [handler] = handlers;
   const [gateway] = gateways;
-  if (gateway?.authHandler && (!handler || referencedDeclaration(app, gateway.authHandler) !== handler.declaration)) {
-    throw errorAt(app.appRoot, gateway.authHandler, `the authHandler of the Gateway must be the app's auth handler, declared as \`export const name = authHandler(...)\``);
+  if (gateway?.authHandler && (!handler || !refersTo(app, gateway.authHandler, handler))) {
+    throw errorAt(app.appRoot, gateway.authHandler, "the authHandler of the Gateway must be the app's auth handler: a variable holding `authHandler(...)`, or the call itself");
   }
   if (!handler) return null;
   if (!gateway?.authHandler) {
     throw errorAt(app.appRoot, handler.declaration, `auth handler ${handler.name} is not attached to a Gateway, so it would never run: add \`export const gateway = new Gateway({ authHandler: ${handler.name} })\``);
   }
-  return { service: handler.service.name, name: handler.name, ...handler.location, ...signatureParts(app, schemas, handler), gateway: gateway.location };
+  return {
+    service: handler.service.name,
+    name: handler.name,
+    exportName: exportNameOf(app, handler),
+    ...handler.location,
+    ...signatureParts(app, schemas, handler),
+    gateway: gateway.location,
+  };
 }
 
 function declaredHandler(app: AppProgram, services: readonly ServiceInfo[], call: ts.CallExpression, first: DeclaredHandler | undefined): DeclaredHandler {
-  const declaration = call.parent;
-  if (!ts.isVariableDeclaration(declaration) || declaration.initializer !== call || !ts.isIdentifier(declaration.name)) {
-    throw errorAt(app.appRoot, call, DECLARATION_RULE);
-  }
-  const list = declaration.parent;
-  const statement = list.parent;
-  const exported = ts.isVariableStatement(statement) && statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-  if (!(list.flags & ts.NodeFlags.Const) || !exported || !ts.isSourceFile(statement.parent)) {
-    throw errorAt(app.appRoot, declaration, DECLARATION_RULE);
-  }
+  // Encore binds a resource to the nearest variable declaration around it.
+  let declaration: ts.Node = call.parent;
+  while (!ts.isVariableDeclaration(declaration) && !ts.isSourceFile(declaration)) declaration = declaration.parent;
+  if (!ts.isVariableDeclaration(declaration)) throw errorAt(app.appRoot, call, "an auth handler must be bound to a variable: `const name = authHandler(...)`");
+  if (!ts.isIdentifier(declaration.name)) throw errorAt(app.appRoot, declaration.name, "an auth handler must be bound to a plain variable name, not a destructuring pattern");
   const name = declaration.name.text;
   const service = serviceOfFile(services, call.getSourceFile().fileName);
   if (!service) {
-    throw errorAt(app.appRoot, declaration, `auth handler ${name} is not inside a service: no encore.service.ts in its folder or any parent`);
+    throw errorAt(app.appRoot, call, `auth handler ${name} is not inside a service: no encore.service.ts in its folder or any parent`);
   }
-  const location = locationOf(app.appRoot, declaration.name);
+  const location = locationOf(app.appRoot, declaration.initializer === call ? declaration.name : call);
   if (first) {
-    throw errorAt(app.appRoot, declaration, `auth handler ${name} clashes with auth handler ${first.name} at ${first.location.file}:${first.location.line}: an app has at most one auth handler`);
+    throw errorAt(app.appRoot, call, `auth handler ${name} clashes with auth handler ${first.name} at ${first.location.file}:${first.location.line}: an app has at most one auth handler`);
   }
   return { call, declaration, name, service, location };
 }
@@ -95,15 +99,39 @@ function declaredGateway(app: AppProgram, services: readonly ServiceInfo[], node
   return { location, authHandler: undefined };
 }
 
-/** The declaration an identifier refers to, through imports and re-exports. */
-function referencedDeclaration(app: AppProgram, expr: ts.Expression): ts.Declaration | undefined {
+/** Whether the Gateway's `authHandler` is the handler: the call itself, or a name for the variable it initializes. */
+function refersTo(app: AppProgram, expr: ts.Expression, handler: DeclaredHandler): boolean {
+  const inner = unwrapped(expr);
+  if (inner === handler.call) return true;
   const parent = expr.parent;
   let symbol =
     ts.isShorthandPropertyAssignment(parent) && parent.name === expr
       ? app.checker.getShorthandAssignmentValueSymbol(parent)
-      : app.checker.getSymbolAtLocation(expr);
+      : app.checker.getSymbolAtLocation(inner);
   if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = app.checker.getAliasedSymbol(symbol);
-  return symbol?.valueDeclaration ?? symbol?.declarations?.[0];
+  const declaration = symbol?.valueDeclaration;
+  return declaration === handler.declaration && unwrapped(handler.declaration.initializer ?? expr) === handler.call;
+}
+
+/** The expression inside parentheses and type assertions (`(x)`, `x as T`, `x satisfies T`, `x!`). */
+function unwrapped(expr: ts.Expression): ts.Expression {
+  let inner = expr;
+  while (ts.isParenthesizedExpression(inner) || ts.isAsExpression(inner) || ts.isSatisfiesExpression(inner) || ts.isNonNullExpression(inner) || ts.isTypeAssertionExpression(inner)) {
+    inner = inner.expression;
+  }
+  return inner;
+}
+
+/** The name its module exports it under, so generated code can import its type; null when it is not exported. */
+function exportNameOf(app: AppProgram, handler: DeclaredHandler): string | null {
+  if (handler.declaration.initializer === undefined || unwrapped(handler.declaration.initializer) !== handler.call) return null;
+  const moduleSymbol = app.checker.getSymbolAtLocation(handler.call.getSourceFile());
+  if (!moduleSymbol) return null;
+  for (const exported of app.checker.getExportsOfModule(moduleSymbol)) {
+    const target = exported.flags & ts.SymbolFlags.Alias ? app.checker.getAliasedSymbol(exported) : exported;
+    if (target.valueDeclaration === handler.declaration) return exported.name;
+  }
+  return null;
 }
 
 /**

@@ -15,7 +15,7 @@ describe("buckets", () => {
   });
 
   it("the handler map imports the files that declare buckets, so their declarations run at boot", () => {
-    expect(renderHandlers(meta).content).toContain('import "../../svc/storage.ts";');
+    expect(renderHandlers(meta).content).toContain('import "../../svc/storage";');
   });
 });
 

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import type { EndpointKind, EndpointMeta, PathParam, StaticMeta } from "../meta/types.ts";
@@ -88,7 +89,10 @@ function endpointMeta(app: AppProgram, schemas: SchemaBuilder, declared: Declare
     response: null,
   };
   if (kind === "raw") return meta;
-  if (kind === "static") return { ...meta, static: staticMeta(app, call, options, label) };
+  if (kind === "static") {
+    checkStaticPath(app, routePath, pathNode, label);
+    return { ...meta, static: staticMeta(app, call, options, label) };
+  }
   if (kind === "stream") {
     const factory = (call.expression as ts.PropertyAccessExpression).name.text as StreamConstructor;
     return { ...meta, ...streamParts(app, schemas, { factory, call, label, pathParams, pathNode }) };
@@ -127,6 +131,15 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
   return { request, response: buildResponse(app, schemas, signature, handler, input.label) };
 }
 
+/** Encore's rule: a static path has at most one dynamic segment, and it comes last. */
+function checkStaticPath(app: AppProgram, routePath: string, pathNode: ts.Node, label: string): void {
+  const segments = routePath.split("/").slice(1);
+  const dynamic = segments.findIndex((segment) => /^[:*!]/.test(segment));
+  if (dynamic !== -1 && dynamic !== segments.length - 1) {
+    throw errorAt(app.appRoot, pathNode, `endpoint ${label}: a static path may have one dynamic segment, at its end, not "${routePath}"`);
+  }
+}
+
 function staticMeta(app: AppProgram, call: ts.CallExpression, options: EndpointOptions, label: string): StaticMeta {
   const fileDir = path.dirname(call.getSourceFile().fileName);
   // Encore resolves these against the declaring file; the runtime only knows the app root.
@@ -140,9 +153,18 @@ function staticMeta(app: AppProgram, call: ts.CallExpression, options: EndpointO
   };
   const notFoundStatus = options.values["notFoundStatus"] as number | undefined;
   const headers = options.values["headers"] as StaticMeta["headers"] | undefined;
+  // As Encore's parser checks them: a typo here would otherwise only show as 404s.
+  const dir = fromApp("dir");
+  if (!fs.statSync(path.resolve(app.appRoot, dir), { throwIfNoEntry: false })?.isDirectory()) {
+    throw errorAt(app.appRoot, options.nodes["dir"] ?? call, `option "dir" of endpoint ${label}: folder ${dir} does not exist`);
+  }
+  const notFound = options.values["notFound"] === undefined ? undefined : fromApp("notFound");
+  if (notFound !== undefined && !fs.statSync(path.resolve(app.appRoot, notFound), { throwIfNoEntry: false })?.isFile()) {
+    throw errorAt(app.appRoot, options.nodes["notFound"] ?? call, `option "notFound" of endpoint ${label}: file ${notFound} does not exist`);
+  }
   return {
-    dir: fromApp("dir"),
-    ...(options.values["notFound"] === undefined ? {} : { notFound: fromApp("notFound") }),
+    dir,
+    ...(notFound === undefined ? {} : { notFound }),
     ...(notFoundStatus === undefined ? {} : { notFoundStatus }),
     ...(headers === undefined ? {} : { headers }),
   };

@@ -57,6 +57,24 @@ const CASES: readonly Case[] = [
     message: 'path parameter "id" of endpoint svc.item is not a field of its request type "{ name: string; }"',
   },
   {
+    fixture: "static-missing-dir",
+    file: "svc/api.ts",
+    at: "api.static",
+    message: 'option "dir" of endpoint svc.assets: folder svc/dist does not exist',
+  },
+  {
+    fixture: "static-missing-not-found",
+    file: "svc/api.ts",
+    at: "notFound:",
+    message: 'option "notFound" of endpoint svc.assets: file svc/public/404.html does not exist',
+  },
+  {
+    fixture: "static-dynamic-middle",
+    file: "svc/api.ts",
+    at: "api.static",
+    message: 'endpoint svc.assets: a static path may have one dynamic segment, at its end, not "/:tenant/assets/*path"',
+  },
+  {
     fixture: "duplicate-route",
     file: "svc/api.ts",
     at: "export const first",

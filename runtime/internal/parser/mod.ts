@@ -39,6 +39,7 @@ export function parseApp(appRoot: string): AppMeta {
     services: services.map((service) => ({
       name: service.name,
       dir: service.dir,
+      serviceFile: service.serviceFile,
       endpoints: byService.get(service.name) ?? [],
     })),
     databases,

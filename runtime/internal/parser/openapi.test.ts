@@ -19,6 +19,7 @@ describe("toOpenAPI", () => {
   it("converts Encore paths to OpenAPI templates", () => {
     expect(toOpenAPIPath("/url/:id")).toBe("/url/{id}");
     expect(toOpenAPIPath("/files/*rest")).toBe("/files/{rest}");
+    expect(toOpenAPIPath("/app/!rest")).toBe("/app/{rest}");
     expect(toOpenAPIPath("/a/:x/b/:y")).toBe("/a/{x}/b/{y}");
   });
 

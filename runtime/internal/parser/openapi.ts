@@ -38,9 +38,9 @@ export function toOpenAPI(meta: AppMeta, title: string): object {
   };
 }
 
-/** "/url/:id" → "/url/{id}", "/files/*rest" → "/files/{rest}". */
+/** "/url/:id" → "/url/{id}", "/files/*rest" → "/files/{rest}", "/!page" → "/{page}". */
 export function toOpenAPIPath(path: string): string {
-  return path.replace(/\/[:*]([A-Za-z0-9_]+)/g, "/{$1}");
+  return path.replace(/\/[:*!]([A-Za-z0-9_]+)/g, "/{$1}");
 }
 
 // OpenAPI has no "any method"; such endpoints read their fields from the body, so POST describes them.

@@ -1,9 +1,18 @@
 import type { EndpointMeta, PathParam } from "../meta/types.ts";
 import { ParseError } from "./errors.ts";
 
+/** True for a path ending in a fallback segment ("/!path"): it serves what no other route matches. */
+export function isFallbackPath(path: string): boolean {
+  return /\/![^/]*$/.test(path);
+}
+
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The parameters of an Encore path ("/url/:id", "/files/*rest"), or a string saying what is wrong. */
+/**
+ * The parameters of an Encore path ("/url/:id", "/files/*rest", "/!fallback"), or a string
+ * saying what is wrong. A wildcard ("*name") or fallback ("!name") segment takes the rest of
+ * the path, so it comes last (tsparser/src/parser/respath.rs).
+ */
 export function parsePath(path: string): PathParam[] | string {
   if (!path.startsWith("/")) return `path "${path}" must start with "/"`;
   if (path === "/") return [];
@@ -13,24 +22,29 @@ export function parsePath(path: string): PathParam[] | string {
     if (segment === "") return `path "${path}" has an empty segment`;
     if (/[?#]/.test(segment)) return `path "${path}" must not contain "?" or "#"`;
     const marker = segment[0];
-    if (marker === "!") return `path "${path}": fallback segments ("!name") are not supported`;
-    if (marker !== ":" && marker !== "*") {
-      if (/[:*]/.test(segment)) return `path "${path}": ":" and "*" may only start a segment`;
+    if (marker !== ":" && marker !== "*" && marker !== "!") {
+      if (/[:*!]/.test(segment)) return `path "${path}": ":", "*" and "!" may only start a segment`;
       continue;
     }
     const name = segment.slice(1);
     if (!PARAM_NAME.test(name)) return `path "${path}": invalid parameter name "${name}"`;
     if (params.some((param) => param.name === name)) return `path "${path}": parameter "${name}" appears twice`;
-    const wildcard = marker === "*";
-    if (wildcard && index !== segments.length - 1) return `path "${path}": the wildcard "*${name}" must be the last segment`;
-    params.push({ name, wildcard });
+    if (marker === ":") {
+      params.push({ name, wildcard: false });
+      continue;
+    }
+    const kind = marker === "*" ? "wildcard" : "fallback";
+    if (index !== segments.length - 1) return `path "${path}": the ${kind} "${segment}" must be the last segment`;
+    params.push(marker === "*" ? { name, wildcard: true } : { name, wildcard: true, fallback: true });
   }
   return params;
 }
 
 /**
  * Two endpoints clash when their methods overlap and their paths differ only in parameter
- * names: a router cannot tell "/url/:id" from "/url/:key".
+ * names: a router cannot tell "/url/:id" from "/url/:key". Fallback routes are matched only
+ * after every other route has failed, so "/!path" clashes with another fallback, never
+ * with "/*rest" or "/:code".
  */
 export function checkRouteConflicts(endpoints: readonly EndpointMeta[]): void {
   const seen = new Map<string, EndpointMeta[]>();
@@ -52,7 +66,7 @@ export function checkRouteConflicts(endpoints: readonly EndpointMeta[]): void {
 }
 
 function routeShape(path: string): string {
-  return path.replace(/\/:[^/]+/g, "/:").replace(/\/\*[^/]+$/, "/*");
+  return path.replace(/\/:[^/]+/g, "/:").replace(/\/([*!])[^/]+$/, "/$1");
 }
 
 function overlappingMethod(a: readonly string[], b: readonly string[]): string | undefined {

@@ -2,20 +2,46 @@ import path from "node:path";
 import ts from "typescript";
 import { errorAt, toAppPath } from "./errors.ts";
 import { compareText, type AppProgram } from "./program.ts";
+import { checkNotNested, implicitServiceRoots } from "./implicit-services.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 
 export interface ServiceInfo {
   readonly name: string;
-  /** App-relative folder holding encore.service.ts ("." for the app root itself). */
+  /** App-relative folder of the service ("." for the app root itself): the one holding encore.service.ts, or found as Encore finds one without it. */
   readonly dir: string;
   readonly absDir: string;
+  /** Its encore.service.ts, app-relative; null for a folder that is a service by what it declares. */
+  readonly serviceFile: string | null;
 }
 
 const SERVICE_FILE = "encore.service.ts";
 // The default endpoint path is "/<service>.<endpoint>", so names must not contain dots or slashes.
 const SERVICE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
+/**
+ * The app's services: every folder with an encore.service.ts, and, as in Encore, every
+ * other folder that declares endpoints (or a subscription, the Gateway, an auth handler)
+ * outside those, named after the folder.
+ */
 export function findServices(app: AppProgram): ServiceInfo[] {
+  const services = declaredServices(app);
+  const implicit = implicitServiceRoots(app, services.map((service) => service.absDir));
+  checkNotNested(app.appRoot, implicit, services);
+  for (const root of implicit) {
+    const name = path.basename(root.absDir);
+    if (!SERVICE_NAME.test(name)) {
+      throw errorAt(app.appRoot, root.node, `folder "${name}" is a service (it declares endpoints without an encore.service.ts), but "${name}" is not a valid service name: use letters, digits, "_" and "-", or add encore.service.ts with a valid name`);
+    }
+    const same = services.find((service) => service.name === name);
+    if (same) {
+      throw errorAt(app.appRoot, root.node, `service "${name}" is defined twice: by folder ${toAppPath(app.appRoot, root.absDir) || "."} (it has no encore.service.ts) and by ${same.dir}`);
+    }
+    services.push({ name, dir: toAppPath(app.appRoot, root.absDir) || ".", absDir: root.absDir, serviceFile: null });
+  }
+  return services.sort((a, b) => compareText(a.name, b.name));
+}
+
+function declaredServices(app: AppProgram): ServiceInfo[] {
   const services: ServiceInfo[] = [];
   const byName = new Map<string, ts.Node>();
   for (const file of app.files) {
@@ -32,9 +58,9 @@ export function findServices(app: AppProgram): ServiceInfo[] {
     }
     byName.set(name, nameNode);
     const absDir = path.dirname(file.fileName);
-    services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir });
+    services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir, serviceFile: toAppPath(app.appRoot, file.fileName) });
   }
-  return services.sort((a, b) => compareText(a.name, b.name));
+  return services;
 }
 
 /** The service a file belongs to: the one whose folder is its nearest ancestor. */

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { appRoot } from "../config/app-root.ts";
 import { appMeta } from "../meta/load.ts";
-import { serviceFile } from "../meta/service-file.ts";
 import type { AuthHandlerMeta, EndpointMeta, ServiceMeta } from "../meta/types.ts";
 import { compileChain, type MiddlewareChain } from "../middleware/chain.ts";
 import { checkedMiddlewares, middlewaresFor } from "../middleware/targets.ts";
 import { connectionsReady } from "../sql/databases.ts";
+import { declaredAuthHandler } from "./gateway.ts";
 
 /** Where the generator writes the map from "service.endpoint" to the app's exported handler. */
 export const handlersFile = "encore.gen/internal/handlers.ts";
@@ -32,7 +32,7 @@ let loadingAuth: Promise<AuthHandlerEntry | null> | undefined;
 let imported: Promise<HandlersModule> | undefined;
 
 /** What encore.gen/internal/handlers.ts exports. */
-export type HandlersModule = { handlers: Record<string, unknown>; middlewares?: Record<string, unknown>; authHandler?: unknown };
+export type HandlersModule = { handlers: Record<string, unknown>; middlewares?: Record<string, unknown> };
 
 // By default the generated map is imported by path (tsx, vitest); a bundle, where no
 // such file exists at run time, supplies its own import of it instead.
@@ -61,7 +61,7 @@ export function assembleEndpoints(services: readonly ServiceMeta[], mod: Handler
   if (mod.middlewares === undefined) throw new Error(`${handlersFile} predates middleware support: run "encore-selfhost gen"`);
   const endpoints = new Map<string, Endpoint>();
   for (const service of services) {
-    const declared = checkedMiddlewares(service.name, serviceFile(service.dir), mod.middlewares[service.name]);
+    const declared = checkedMiddlewares(service.name, service.serviceFile ?? service.dir, mod.middlewares[service.name]);
     for (const meta of service.endpoints) {
       const key = `${meta.service}.${meta.name}`;
       const handler = mod.handlers[key];
@@ -79,9 +79,10 @@ export function loadAuthHandler(): Promise<AuthHandlerEntry | null> {
   loadingAuth ??= (async () => {
     const meta = appMeta().auth ?? null;
     if (!meta) return null;
-    const handler = (await handlersModule()).authHandler;
+    await handlersModule(); // imports the module that constructs the Gateway
+    const handler = declaredAuthHandler();
     if (typeof handler !== "function") {
-      throw new Error(`${handlersFile} has no auth handler ${meta.service}.${meta.name}: run "encore-selfhost gen"`);
+      throw new Error(`the Gateway declared at ${meta.gateway.file}:${meta.gateway.line} gave no auth handler ${meta.service}.${meta.name}: run "encore-selfhost gen"`);
     }
     return { meta, handler: handler as AuthHandlerEntry["handler"] };
   })();

@@ -76,10 +76,10 @@ export class ApiCallRequest implements TrackedRequest {
     const e = this.endpoint;
     const first = e.methods[0];
     meta.method = (first === undefined || first === "*" ? "POST" : first) as Method;
-    meta.path = e.path.replace(/([:*])([A-Za-z0-9_]+)/g, (whole, kind: string, name: string) => {
+    meta.path = e.path.replace(/([:*!])([A-Za-z0-9_]+)/g, (whole, kind: string, name: string) => {
       const value = meta.pathParams[name];
       if (value === undefined) return whole;
-      return kind === "*" ? String(value).split("/").map(encodeURIComponent).join("/") : encodeURIComponent(String(value));
+      return kind === ":" ? encodeURIComponent(String(value)) : String(value).split("/").map(encodeURIComponent).join("/");
     });
     const query = new URLSearchParams();
     for (const field of e.request?.fields ?? []) {

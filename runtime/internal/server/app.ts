@@ -1,7 +1,5 @@
-import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type onRequestAsyncHookHandler } from "fastify";
 import { createServer } from "node:http";
-import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
 import { bucketSpec, localObjects } from "../objects/mod.ts";
@@ -12,9 +10,11 @@ import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
-import { rawFastLane } from "./raw-fast-lane.ts";
+import { fallbackStrategy, isFallbackEndpoint } from "./fallback-routes.ts";
+import { frontRouter } from "./raw-fast-lane.ts";
 import { RawResponse } from "./raw-response.ts";
-import { rawInvoker, registerRawRoutes, staticPrefix, typedRoute, type RouteContext } from "./routes.ts";
+import { rawInvoker, registerRawRoutes, typedRoute, type RouteContext } from "./routes.ts";
+import { registerStaticFiles } from "./static-files.ts";
 import { plainRequestRoute, streamUpgrades } from "./stream-routes.ts";
 
 /** How long open streams get, at shutdown, to answer their close before they are cut. */
@@ -44,19 +44,21 @@ export async function buildServer(
   const raw = exposed.filter((e) => e.meta.kind === "raw");
   const invokers = new Map(raw.map((e) => [e, rawInvoker(e, routeContext)] as const));
   let closing = false;
-  const fastLane = rawFastLane(exposed, invokers, () => closing);
+  const front = frontRouter(() => closing);
+  const withFallbacks = exposed.some((e) => isFallbackEndpoint(e.meta));
   const upgrades = streamUpgrades(exposed, routeContext, () => closing);
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
     forceCloseConnections: "idle",
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      maxParamLength: 500,
+      ...(withFallbacks ? { constraints: { [fallbackStrategy.name]: fallbackStrategy } } : {}),
+    },
     serverFactory: (fastifyHandler) => {
       // Responses as lenient as Encore's raw response (raw-response.ts), for raw handlers written for Encore.
-      const server = createServer(
-        { ServerResponse: RawResponse },
-        fastLane ? (req, res) => fastLane(req, res) || fastifyHandler(req, res) : fastifyHandler,
-      );
+      const server = createServer({ ServerResponse: RawResponse }, (req, res) => front.dispatch(req, res) || fastifyHandler(req, res));
       // Fastify's own default, which it applies only to servers it creates itself: longer
       // than common load balancers' idle timeouts, so they, not we, close idle connections.
       server.keepAliveTimeout = 72_000;
@@ -64,6 +66,7 @@ export async function buildServer(
       return server;
     },
   });
+  app.addHook("onRoute", front.onRoute);
   app.addHook("preClose", async () => {
     closing = true;
     // Upgraded connections are no longer the HTTP server's to close: without this it would wait for them forever.
@@ -86,22 +89,7 @@ export async function buildServer(
   registerRawRoutes(app, raw, invokers);
   for (const { meta } of exposed) {
     if (meta.kind !== "static" || !meta.static) continue;
-    const files = meta.static;
-    const guard = staticAuthHook(meta.auth, routeContext.auth);
-    // In a scope of its own, so the auth step guards these files and nothing else.
-    await app.register(async (scope) => {
-      if (guard) scope.addHook("onRequest", guard);
-      await scope.register(fastifyStatic, {
-        root: path.resolve(cfg.appRoot, files.dir),
-        prefix: staticPrefix(meta.path),
-        decorateReply: false,
-        setHeaders: files.headers
-          ? (res) => {
-              for (const [k, v] of Object.entries(files.headers ?? {})) res.setHeader(k, v as string | string[]);
-            }
-          : undefined,
-      });
-    });
+    await registerStaticFiles(app, { ...meta, static: meta.static }, cfg.appRoot, staticAuthHook(meta.auth, routeContext.auth));
   }
   await app.ready();
   return app;

@@ -59,6 +59,7 @@ async function authenticate(params: { authorization?: string; token?: string; ve
 const authMeta: AuthHandlerMeta = {
   service: "gate",
   name: "auth",
+  exportName: "auth",
   file: "gate/auth.ts",
   line: 1,
   params: {

@@ -105,6 +105,7 @@ const services: ServiceMeta[] = [
   {
     name: "shop",
     dir: "shop",
+    serviceFile: "shop/encore.service.ts",
     endpoints: [
       meta("shop", "trail", {}),
       meta("shop", "mine", { auth: true }),
@@ -117,7 +118,7 @@ const services: ServiceMeta[] = [
       meta("shop", "internalEcho", { expose: false }),
     ],
   },
-  { name: "plain", dir: "plain", endpoints: [meta("plain", "ping", {})] },
+  { name: "plain", dir: "plain", serviceFile: "plain/encore.service.ts", endpoints: [meta("plain", "ping", {})] },
 ];
 const handlers: Record<string, unknown> = {
   "shop.trail": seen, "shop.mine": seen, "shop.limited": seen, "shop.created": seen, "shop.cached": seen,
@@ -130,7 +131,7 @@ for (const [key, e] of endpoints) registry.endpoints.set(key, e);
 // ---- An auth handler: "Bearer <user>" authenticates <user>.
 
 const authMeta: AuthHandlerMeta = {
-  service: "shop", name: "auth", file: "shop/auth.ts", line: 1,
+  service: "shop", name: "auth", exportName: "auth", file: "shop/auth.ts", line: 1,
   params: {
     fields: [{ name: "authorization", location: "header", wireName: "authorization", optional: true }],
     path: null, query: null, body: null,

@@ -1,16 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { EndpointMeta, JSONSchema } from "../meta/types.ts";
+import type { EndpointMeta } from "../meta/types.ts";
 import { MiddlewareRequest } from "../middleware/middleware.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { compileAuthStep, type Authenticator } from "./auth.ts";
+import { fallbackConstraints } from "./fallback-routes.ts";
+import { fastLaneKey } from "./raw-fast-lane.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
+import { serializerSchema } from "./response-schema.ts";
 
 type Source = Record<string, unknown>;
 
@@ -19,14 +22,14 @@ export const defaultBodyLimit = 2 * 1024 * 1024;
 
 const anyMethod: HTTPMethods[] = ["DELETE", "GET", "HEAD", "PATCH", "POST", "PUT", "OPTIONS"];
 
-/** Encore path syntax to Fastify's: "/files/*path" becomes "/files/*". */
+/** Encore path syntax to Fastify's: "/files/*path" and "/!path" become "/files/*" and "/*". */
 export function toFastifyPath(path: string): string {
-  return path.replace(/\/\*[A-Za-z0-9_]+$/, "/*");
+  return path.replace(/\/[*!][A-Za-z0-9_]+$/, "/*");
 }
 
-/** The folder prefix of a static endpoint's path: "/assets/*path" becomes "/assets/". */
+/** The folder prefix of a static endpoint's path: "/assets/*path" becomes "/assets/", "/!path" "/". */
 export function staticPrefix(path: string): string {
-  return path.replace(/\*[A-Za-z0-9_]*$/, "");
+  return path.replace(/[:*!][A-Za-z0-9_]*$/, "");
 }
 
 export function routeMethods(meta: EndpointMeta): HTTPMethods[] {
@@ -54,9 +57,10 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   return {
     method: routeMethods(meta),
     url: toFastifyPath(meta.path),
+    ...fallbackConstraints(meta),
     bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
-    schema: meta.response ? { response: { 200: stripAnnotations(meta.response) } } : undefined,
+    schema: meta.response ? { response: { 200: serializerSchema(meta.response) } } : undefined,
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
       const pending = authenticate(req.raw, req.query as Source);
@@ -148,9 +152,14 @@ export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endp
 }
 
 function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
+  const methods = routeMethods(endpoint.meta);
+  const fetchOnly = methods.every((m) => m === "GET" || m === "HEAD");
   return {
-    method: routeMethods(endpoint.meta),
+    method: methods,
     url: toFastifyPath(endpoint.meta.path),
+    ...fallbackConstraints(endpoint.meta),
+    // The raw fast lane serves GET/HEAD-only raw endpoints before Fastify (raw-fast-lane.ts).
+    config: fetchOnly ? { [fastLaneKey]: invoke } : {},
     // HEAD is listed explicitly when wanted; Fastify must not add one on its own.
     exposeHeadRoute: false,
     handler: (req, reply) => {
@@ -165,9 +174,4 @@ function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, expose
   logFailure(err, status, req, "raw endpoint failed");
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
-}
-
-// Annotations for the request side (x-encore-type) mean nothing to the serializer.
-function stripAnnotations(schema: JSONSchema): JSONSchema {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key.startsWith("x-encore-") ? undefined : value));
 }

@@ -88,6 +88,16 @@ const endpoints: Endpoint[] = [
     async ({ since }: { since: Date }) => ({ isDate: since instanceof Date, year: since.getUTCFullYear(), echo: since }),
   ),
   endpoint("nothing", { response: null }, async () => undefined),
+  endpoint(
+    "partial",
+    { response: obj({ id: num, name: str, required: { type: "boolean" }, inner: obj({ a: str, b: num }, ["a", "b"]) }, ["id", "name", "required", "inner"]) },
+    async () => ({ id: 1, required: true, inner: { a: "x" } }),
+  ),
+  endpoint(
+    "either",
+    { response: obj({ value: { anyOf: [obj({ a: str }, ["a"]), obj({ b: num }, ["b"])] } }, ["value"]) },
+    async () => ({ value: { b: 2 } }),
+  ),
   endpoint("hidden", { expose: false, methods: ["GET"], path: "/hidden" }, async () => ({ ok: true })),
   endpoint("files", { kind: "raw", methods: ["*"], path: "/raw/*rest", request: null, response: null }, (req: IncomingMessage, res: ServerResponse) => {
     let body = "";
@@ -221,6 +231,17 @@ describe("bodies", () => {
     const res = await post("/svc.dated", JSON.stringify({ since: "yesterday" }));
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ message: expect.stringMatching(/field "since" .* must match format "date-time"/) });
+  });
+
+  test("a response missing declared fields is written with the fields it has, as Encore does", async () => {
+    const res = await post("/svc.partial");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: 1, required: true, inner: { a: "x" } });
+  });
+
+  test("a union in a response is still written by the branch its value matches", async () => {
+    const res = await post("/svc.either");
+    expect(await res.json()).toEqual({ value: { b: 2 } });
   });
 
   test("a void endpoint answers 200 with an empty body", async () => {

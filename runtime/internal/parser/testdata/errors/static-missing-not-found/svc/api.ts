@@ -1,0 +1,8 @@
+import { api } from "encore.dev/api";
+
+export const assets = api.static({
+  expose: true,
+  path: "/!path",
+  dir: "./public",
+  notFound: "./public/404.html",
+});

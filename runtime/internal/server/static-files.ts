@@ -1,0 +1,64 @@
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestAsyncHookHandler } from "fastify";
+import path from "node:path";
+import { APIError } from "../errors/api-error.ts";
+import type { EndpointMeta, StaticMeta } from "../meta/types.ts";
+import { fallbackConstraints } from "./fallback-routes.ts";
+import { routeMethods, staticPrefix } from "./routes.ts";
+
+/**
+ * Serves an api.static endpoint's folder, in a scope of its own so its auth step guards
+ * these files and nothing else; on a fallback path ("/!path") only what no other route
+ * takes. A path with no file behind it is answered as Encore's
+ * runtime does (runtimes/core/src/api/static_assets.rs): with the `notFound` file under
+ * `notFoundStatus` (404 by default) when one is configured, else 404 "file not found".
+ * Served as 200, the notFound file is the page of a single-page app and keeps its cache
+ * validators; under any other status it is an error page, sent whole every time.
+ */
+export async function registerStaticFiles(
+  app: FastifyInstance,
+  meta: EndpointMeta & { static: StaticMeta },
+  appRoot: string,
+  guard: onRequestAsyncHookHandler | null,
+): Promise<void> {
+  const files = meta.static;
+  const notFound = files.notFound ? path.resolve(appRoot, files.notFound) : null;
+  const notFoundStatus = files.notFoundStatus ?? 404;
+  const errorPage = notFoundStatus === 200 ? {} : { etag: false, lastModified: false, acceptRanges: false };
+  await app.register(async (scope) => {
+    if (guard) scope.addHook("onRequest", guard);
+    await scope.register(fastifyStatic, {
+      root: path.resolve(appRoot, files.dir),
+      serve: false, // the route below: it may be a fallback route, and answers a missing file itself
+      setHeaders: files.headers
+        ? (res) => {
+            for (const [k, v] of Object.entries(files.headers ?? {})) res.setHeader(k, v as string | string[]);
+          }
+        : undefined,
+    });
+    scope.route({
+      method: routeMethods(meta) as HTTPMethods[],
+      url: `${staticPrefix(meta.path)}*`,
+      ...fallbackConstraints(meta),
+      exposeHeadRoute: false,
+      handler: (req, reply) => {
+        // @fastify/static answers a missing file with reply.callNotFound(): this reply's is replaced.
+        reply.callNotFound = () => {
+          reply.callNotFound = () => fileNotFound(reply); // the notFound file itself missing
+          if (notFound === null) return fileNotFound(reply);
+          // An error page is sent whole: no 304 or 206 from the request's preconditions.
+          if (notFoundStatus !== 200) for (const name of PRECONDITIONS) delete req.raw.headers[name];
+          reply.code(notFoundStatus);
+          return reply.sendFile(path.basename(notFound), path.dirname(notFound), errorPage);
+        };
+        void reply.sendFile(`/${(req.params as Record<string, string>)["*"] ?? ""}`);
+      },
+    });
+  });
+}
+
+const PRECONDITIONS = ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "if-range", "range"];
+
+function fileNotFound(reply: FastifyReply): FastifyReply {
+  return reply.send(APIError.notFound("file not found"));
+}
