@@ -49,10 +49,12 @@ export function frontRouter(isClosing: () => boolean): FrontRouter {
   const dispatch: RawDispatch = (req, res) => {
     // While closing, Fastify answers 503 and closes the connection; let it.
     if (!active || isClosing()) return false;
+    const method = req.method as HTTPMethod;
+    // Only GET/HEAD routes are served here: without fallbacks, anything else is Fastify's at once.
+    if (!hasFallback && method !== "GET" && method !== "HEAD") return false;
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    const method = req.method as HTTPMethod;
     let inMain = main.find(method, path);
     // Encore's router never matches a parameter to an empty segment ("/" is not "/:code"),
     // which find-my-way does: with a fallback to take such a path, it goes there.

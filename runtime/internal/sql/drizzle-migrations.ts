@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { MigrationError, type Migration } from "./migrations.ts";
+import { MigrationError, readMigrationsFolder, type Migration } from "./migrations.ts";
 
 /**
  * drizzle-kit's layout (`drizzle-kit generate`): `<tag>.sql` files, such as
@@ -26,13 +26,8 @@ interface JournalEntry {
  * all inside the migration's transaction (as drizzle's own migrator runs them).
  */
 export function readDrizzleMigrations(appRoot: string, dir: string): Migration[] {
-  const abs = path.resolve(appRoot, dir);
-  let files: string[];
-  try {
-    files = readdirSync(abs).filter((f) => f.endsWith(".sql"));
-  } catch (err) {
-    throw new MigrationError(`migrations folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
-  }
+  const { abs, entries: folder } = readMigrationsFolder(appRoot, dir);
+  const files = folder.filter((f) => f.endsWith(".sql"));
   const entries = readJournal(abs, `${dir}/${journalFile}`);
   const listed = new Set(entries.map((e) => `${e.tag}.sql`));
   const stray = files.filter((f) => !listed.has(f)).sort();

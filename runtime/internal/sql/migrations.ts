@@ -29,13 +29,7 @@ const downFile = /^(\d+)_([A-Za-z0-9_-]+)\.down\.sql$/;
  * returning the same Migration[].
  */
 export function readMigrations(appRoot: string, dir: string): Migration[] {
-  const abs = path.resolve(appRoot, dir);
-  let entries: string[];
-  try {
-    entries = readdirSync(abs);
-  } catch (err) {
-    throw new MigrationError(`migrations folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
-  }
+  const { abs, entries } = readMigrationsFolder(appRoot, dir);
   const byVersion = new Map<number, Migration>();
   for (const entry of entries) {
     if (!entry.endsWith(".sql") || downFile.test(entry)) continue;
@@ -122,4 +116,14 @@ async function isApplied(tx: SqlQueryable, migration: Migration, tracking: Migra
       ? await tx.query("SELECT 1 FROM schema_migrations WHERE version >= $1 LIMIT 1", [migration.version])
       : await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]);
   return found.length > 0;
+}
+
+/** A migrations folder's absolute path and entries; a folder that cannot be read is named in the error. */
+export function readMigrationsFolder(appRoot: string, dir: string): { abs: string; entries: string[] } {
+  const abs = path.resolve(appRoot, dir);
+  try {
+    return { abs, entries: readdirSync(abs) };
+  } catch (err) {
+    throw new MigrationError(`migrations folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
 }

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { MigrationError, type Migration } from "./migrations.ts";
+import { MigrationError, readMigrationsFolder, type Migration } from "./migrations.ts";
 
 /**
  * Prisma Migrate's layout (`prisma migrate dev`): one folder per migration, named
@@ -17,13 +17,7 @@ const folderName = /^(\d+)_(.*)$/;
 const lockFile = "migration_lock.toml";
 
 export function readPrismaMigrations(appRoot: string, dir: string): Migration[] {
-  const abs = path.resolve(appRoot, dir);
-  let entries: string[];
-  try {
-    entries = readdirSync(abs);
-  } catch (err) {
-    throw new MigrationError(`migrations folder ${dir} cannot be read: ${(err as Error).message}`, { cause: err });
-  }
+  const { abs, entries } = readMigrationsFolder(appRoot, dir);
   checkProvider(abs, dir);
   const byVersion = new Map<number, Migration>();
   for (const entry of entries) {
