@@ -1,10 +1,11 @@
-// Commands a test runs as a user would type them, in a folder of its own, with a clean
-// environment: nothing of the test run's own (its database, its vitest) leaks in.
+// Commands a test runs as a user would type them: spawned, their output kept, and servers
+// waited for until they log the port they listen on.
 import { spawn, type ChildProcess } from "node:child_process";
 
 /**
- * PATH and HOME, and only what the test adds: what a user's shell would hand a command.
- * NO_COLOR, so that its output reads as plain text.
+ * PATH and HOME, and only what the test adds: what a user's shell would hand a command, so
+ * nothing of the test run's own (its database, its vitest) leaks in. NO_COLOR, so that its
+ * output reads as plain text.
  */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const { PATH, HOME, TMPDIR, npm_config_cache } = process.env;
@@ -28,43 +29,70 @@ export function runToEnd(command: string, args: readonly string[], cwd: string, 
   });
 }
 
-export interface Serving {
-  readonly url: string;
+export interface Spawned {
+  readonly child: ChildProcess;
+  /** Its stdout and stderr so far. */
   output(): string;
-  /** Sends the signal; resolves with the exit code. */
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+  /** Sends the signal (to its whole process group when it leads one) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
- * Starts a server command and resolves once it logs the port it listens on. The command
- * leads a process group of its own, and `stop` signals the whole group, as Ctrl-C on a
- * terminal does: npx, for one, does not pass a signal on to the command it runs.
+ * Spawns a command, keeping its output. `group`: it leads a process group of its own, and
+ * `stop` signals the whole group, as Ctrl-C on a terminal does (npx, for one, does not pass
+ * a signal on to the command it runs).
  */
-export function startServing(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<Serving> {
-  const child: ChildProcess = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+export function spawnCommand(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, group = false): Spawned {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: group });
   let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = (signal: NodeJS.Signals = "SIGTERM") => {
+    if (group) process.kill(-child.pid!, signal);
+    else child.kill(signal);
+    return exited;
+  };
+  return { child, output: () => output, exited, stop };
+}
+
+export interface Serving extends Spawned {
+  /** Base URL on loopback. */
+  readonly url: string;
+}
+
+/** Why a server never listened: its exit code (null when it was killed) and its output. */
+export interface StartFailure extends Error {
+  exitCode: number | null;
+  output: string;
+}
+
+/** Resolves once the spawned server logs the port it listens on; rejects (StartFailure) if it exits or times out first. */
+export function whenListening(spawned: Spawned, timeoutMs = 90_000): Promise<Serving> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      process.kill(-child.pid!, "SIGKILL");
-      reject(new Error(`not listening within ${timeoutMs} ms:\n${output}`));
+      void spawned.stop("SIGKILL");
+      reject(Object.assign(new Error(`not listening within ${timeoutMs} ms:\n${spawned.output()}`), { exitCode: null, output: spawned.output() }));
     }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+    const onData = () => {
+      const port = /listening on http:\/\/localhost:(\d+)/.exec(spawned.output())?.[1];
       if (!port) return;
       clearTimeout(timer);
-      const stop = (signal: NodeJS.Signals = "SIGTERM") => {
-        process.kill(-child.pid!, signal);
-        return exited;
-      };
-      resolve({ url: `http://127.0.0.1:${port}`, output: () => output, stop });
+      resolve({ ...spawned, url: `http://127.0.0.1:${port}` });
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    void exited.then((code) => {
+    spawned.child.stdout!.on("data", onData);
+    spawned.child.stderr!.on("data", onData);
+    void spawned.exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`exited with ${code} before listening:\n${output}`));
+      const output = spawned.output();
+      reject(Object.assign(new Error(`exited with ${code} before listening:\n${output}`), { exitCode: code, output }));
     });
   });
+}
+
+/** Starts a server command in a process group of its own and resolves once it listens. */
+export function startServing(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Serving> {
+  return whenListening(spawnCommand(command, args, cwd, env, true));
 }

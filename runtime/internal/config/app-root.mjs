@@ -1,7 +1,6 @@
 // Where the app and this runtime are. Plain JavaScript so that the bin, the launcher and
 // the loader hooks, which run before any TypeScript support, share it with the rest.
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -36,12 +35,11 @@ let runtimeDirCache;
 
 /**
  * This package's folder: found upward from this file. The runtime's steps run bundled
- * elsewhere (run-ts.mjs), which defines the folder it bundled them from; other bundled
- * copies find the package where the app's node_modules has it.
+ * elsewhere (run-ts.mjs), which defines the folder it bundled them from.
  */
 export function runtimeDir() {
-  runtimeDirCache ??=
-    process.env.ENCORE_SELFHOST_RUNTIME_DIR ?? packageDirAbove(path.dirname(fileURLToPath(import.meta.url))) ?? installedPackageDir();
+  runtimeDirCache ??= process.env.ENCORE_SELFHOST_RUNTIME_DIR ?? packageDirAbove(path.dirname(fileURLToPath(import.meta.url)));
+  if (!runtimeDirCache) throw new Error(`no ${packageName} package above ${fileURLToPath(import.meta.url)}`);
   return runtimeDirCache;
 }
 
@@ -51,12 +49,4 @@ function packageDirAbove(start) {
     if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === packageName) return dir;
   }
   return undefined;
-}
-
-function installedPackageDir() {
-  try {
-    return path.dirname(createRequire(path.join(appRoot, "package.json")).resolve(`${packageName}/package.json`));
-  } catch (err) {
-    throw new Error(`${packageName} is not installed in ${appRoot}: npm install --save-dev ${packageName}`, { cause: err });
-  }
 }

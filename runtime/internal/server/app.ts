@@ -11,7 +11,7 @@ import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { fallbackStrategy, isFallbackEndpoint } from "./fallback-routes.ts";
-import { frontRouter } from "./raw-fast-lane.ts";
+import { frontRouter } from "./front-router.ts";
 import { RawResponse } from "./raw-response.ts";
 import { rawInvoker, registerRawRoutes, typedRoute, type RouteContext } from "./routes.ts";
 import { registerStaticFiles } from "./static-files.ts";

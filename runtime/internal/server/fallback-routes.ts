@@ -7,7 +7,7 @@ import type { EndpointMeta } from "../meta/types.ts";
  * Fallback routes ("/!path") are tried only when no other route matches, as in Encore
  * (runtimes/core/src/api/paths.rs keeps them in a router of their own, consulted after
  * the main one). They sit in Fastify's router under a constraint that only requests the
- * front router marked (see raw-fast-lane.ts) carry: Fastify alone would prefer
+ * front router marked (see front-router.ts) carry: Fastify alone would prefer
  * "/app/!rest" over "/:x/y" for "/app/y", a literal segment beating a parameter.
  */
 const constraintName = "encoreFallback";

@@ -7,7 +7,7 @@ import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
-import { fastLaneKey } from "./raw-fast-lane.ts";
+import { fastLaneKey } from "./front-router.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
@@ -158,7 +158,7 @@ function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
     method: methods,
     url: toFastifyPath(endpoint.meta.path),
     ...fallbackConstraints(endpoint.meta),
-    // The raw fast lane serves GET/HEAD-only raw endpoints before Fastify (raw-fast-lane.ts).
+    // The raw fast lane serves GET/HEAD-only raw endpoints before Fastify (front-router.ts).
     config: fetchOnly ? { [fastLaneKey]: invoke } : {},
     // HEAD is listed explicitly when wanted; Fastify must not add one on its own.
     exposeHeadRoute: false,
