@@ -30,7 +30,7 @@ describe("GET /:code", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ url: "https://example.com/json" });
     const stats = await (await fetch(`${server.url}/${code}/stats`)).json();
-    expect(stats).toEqual({ code, originalUrl: "https://example.com/json", clicks: 1 });
+    expect(stats).toEqual({ code, originalUrl: "https://example.com/json", clicks: 1, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
   });
 
   test("a browser gets a 302 to the original URL, and the click counts", async () => {

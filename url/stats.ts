@@ -8,6 +8,8 @@ export interface StatsResponse {
   originalUrl: string;
   /** Stored clicks plus those this instance has answered but not yet written. */
   clicks: number;
+  /** When the link was made. */
+  createdAt: Date;
 }
 
 /** Click statistics for a code. Read-only: it never changes the count. */
@@ -16,10 +18,11 @@ export const stats = api(
   async ({ code }: { code: string }): Promise<StatsResponse> => {
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     return clickCounter.whileSettled(async () => {
-      const row = await db.queryRow<{ original_url: string; clicks: number }>`
-        SELECT original_url, clicks FROM urls WHERE code = ${code}`;
+      const row = await db.queryRow<{ original_url: string; clicks: number; created_at: Date }>`
+        SELECT original_url, clicks, created_at FROM urls WHERE code = ${code}`;
       if (!row) throw APIError.notFound("url not found");
-      return { code, originalUrl: row.original_url, clicks: row.clicks + clickCounter.pending(code) };
+      const clicks = row.clicks + clickCounter.pending(code);
+      return { code, originalUrl: row.original_url, clicks, createdAt: row.created_at };
     });
   },
 );

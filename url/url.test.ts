@@ -18,7 +18,7 @@ describe("shortening", () => {
     expect(response).not.toHaveProperty("qrCodeUrl"); // the QR-code extension is off by default
     expect(code).toMatch(/^[a-z0-9]{6}$/);
     expect(shortUrl).toBe(`${appMeta().apiBaseUrl}/${code}`);
-    expect(await stats({ code })).toEqual({ code, originalUrl: "https://example.com/page?q=1", clicks: 0 });
+    expect(await stats({ code })).toEqual({ code, originalUrl: "https://example.com/page?q=1", clicks: 0, createdAt: expect.any(Date) });
   });
 
   test("codes use the whole alphabet with no modulo bias", async () => {
