@@ -17,6 +17,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "internal",
   "me",
   "objects",
+  "openapi.json",
   "orders",
   "products",
   "shorten",

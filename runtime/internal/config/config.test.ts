@@ -19,6 +19,7 @@ describe("configuration", () => {
       pubsubAdminToken: null,
       cron: true,
       trustProxy: false,
+      serveOpenApi: false,
       objects: {
         provider: "local",
         signingKey: null,
@@ -85,6 +86,8 @@ describe("configuration", () => {
   test("TRUST_PROXY=on says one load balancer stands in front", () => {
     expect(parseConfig({ TRUST_PROXY: "on" }, root).trustProxy).toBe(true);
     expect(parseConfig({ TRUST_PROXY: "Off" }, root).trustProxy).toBe(false);
+    expect(parseConfig({ SERVE_OPENAPI: "on" }, root).serveOpenApi).toBe(true);
+    expect(() => parseConfig({ SERVE_OPENAPI: "yes" }, root)).toThrow(/SERVE_OPENAPI/);
   });
 
   test.each([

@@ -39,6 +39,8 @@ export interface RuntimeConfig {
    * X-Forwarded-For (the one it appended) is the client. Off: the peer address is.
    */
   readonly trustProxy: boolean;
+  /** SERVE_OPENAPI=on: GET /openapi.json answers the app's OpenAPI document. */
+  readonly serveOpenApi: boolean;
 }
 
 const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
@@ -63,6 +65,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
     objects: parseObjectsConfig(env),
     trustProxy: parseOnOff("TRUST_PROXY", env.TRUST_PROXY, false),
+    serveOpenApi: parseOnOff("SERVE_OPENAPI", env.SERVE_OPENAPI, false),
   });
 }
 

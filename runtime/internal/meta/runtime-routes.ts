@@ -7,4 +7,7 @@ export const pubsubAdminPath = "/__encore/pubsub";
 /** Objects of the local provider's buckets: /objects/<bucket>/<name>, public or with a signature. */
 export const objectsPath = "/objects";
 
-export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, objectsPath];
+/** The app's OpenAPI document, when SERVE_OPENAPI=on. */
+export const openApiPath = "/openapi.json";
+
+export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, objectsPath, openApiPath];

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type onRequestAsyncHookHandler } from "f
 import { createServer } from "node:http";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
+import type { AppMeta } from "../meta/types.ts";
 import { bucketSpec, localObjects } from "../objects/mod.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
@@ -9,6 +10,7 @@ import { registerJsonBodyParser } from "./body.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
+import { registerOpenApi } from "./openapi-route.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { fallbackStrategy, isFallbackEndpoint } from "./fallback-routes.ts";
 import { frontRouter } from "./front-router.ts";
@@ -23,6 +25,8 @@ const streamCloseGraceMs = 2_000;
 export interface ServerOptions {
   /** The app's auth handler, run by every endpoint's auth step; none when absent. */
   readonly auth?: AuthHandlerEntry | null;
+  /** The app's metadata, when GET /openapi.json is to answer its OpenAPI document (SERVE_OPENAPI=on). */
+  readonly openApiOf?: AppMeta | null;
 }
 
 /**
@@ -79,6 +83,7 @@ export async function buildServer(
   });
   registerHealth(app);
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
+  if (options.openApiOf) registerOpenApi(app, options.openApiOf, cfg.appRoot);
   // The store is reached on the first request, so a server of an app without buckets never makes one.
   if (cfg.objects.provider === "local") await app.register(objectRoutes({ store: localObjects, bucket: bucketSpec }));
 

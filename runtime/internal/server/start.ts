@@ -53,7 +53,10 @@ export async function startServer(): Promise<FastifyInstance> {
     const endpoints = await loadEndpoints(); // loading the services declares their topics, subscriptions and buckets
     await connectionsReady();
     if (hasPubSub()) await startPubSub();
-    app = await buildServer(endpoints.values(), cfg, { auth: await loadAuthHandler() });
+    app = await buildServer(endpoints.values(), cfg, {
+      auth: await loadAuthHandler(),
+      openApiOf: cfg.serveOpenApi ? meta : null,
+    });
     await app.listen({ host: cfg.host, port: cfg.port });
     if (cfg.cron && hasCronJobs()) await startCron();
   } catch (err) {
