@@ -42,15 +42,15 @@ vitest.config.* or vite.config.* is used when it has one. Example:
     main: async (args) => (await import("./test.mjs")).runTests(args),
   },
   gen: {
-    summary: "write encore.gen/ (clients, metadata, OpenAPI) when the sources changed",
+    summary: "write encore.gen/ (clients, metadata, OpenAPI) when the sources changed; gen client: a client for front ends",
     usage: `${bin} gen [--force]
+${bin} gen client [--lang <lang>] [--output <file>] [filters]   (gen client --help)
 
 Parses the app and writes encore.gen/: ~encore/clients, ~encore/auth, the app's
-metadata and encore.gen/openapi.json. --force writes even when nothing changed.`,
-    main: (args) => {
-      if (args[0] === "client") return fail(`"gen client" is not available in this version; the OpenAPI document is in encore.gen/openapi.json after "${bin} gen"`);
-      return typeScript("generate.ts", args);
-    },
+metadata and encore.gen/openapi.json. --force writes even when nothing changed.
+"gen client" writes a client for front ends (TypeScript, JavaScript or OpenAPI), as
+\`encore gen client\` does.`,
+    main: (args) => (args[0] === "client" ? typeScript("gen-client.ts", args.slice(1)) : typeScript("generate.ts", args)),
   },
   check: {
     summary: "report every Encore rule the app breaks, with file:line (for CI)",

@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 4;
+  readonly version: 5;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -92,6 +92,8 @@ export interface ServiceMeta {
   readonly dir: string;
   /** Its encore.service.ts, app-relative; null when the folder is a service by what it declares. */
   readonly serviceFile: string | null;
+  /** The comment above `export default new Service(...)` in encore.service.ts (Encore's rule: the comment lines directly above); null without one. */
+  readonly doc: string | null;
   readonly endpoints: readonly EndpointMeta[];
 }
 
@@ -122,6 +124,8 @@ export interface EndpointMeta {
   /** Module that exports the endpoint, e.g. "urlb/url.ts". */
   readonly file: string;
   readonly line: number;
+  /** The comment directly above `export const name = api(...)`: `//` lines or one block comment, JSDoc stars removed; null without one. */
+  readonly doc: string | null;
   readonly expose: boolean;
   readonly auth: boolean;
   /** Upper-case methods; ["*"] matches any. Encore's default is POST for typed endpoints. */
@@ -205,5 +209,8 @@ export interface StaticMeta {
  * The JSON Schema (draft 2020-12 subset Ajv and fast-json-stringify understand) the parser emits.
  * `Date` becomes `{ type: "string", format: "date-time", "x-encore-type": "date" }` so the runtime
  * can turn the text back into a Date before the handler runs.
+ * Schemas of named types declared in the app (non-generic interfaces, type aliases and enums)
+ * carry `"x-encore-ref": { namespace, name, doc }`, for generated clients; the request's
+ * `full` schema carries its type's. The OpenAPI document leaves every `x-encore-*` key out.
  */
 export type JSONSchema = { readonly [key: string]: unknown };

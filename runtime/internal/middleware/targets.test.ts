@@ -5,7 +5,7 @@ import { checkedMiddlewares, middlewaresFor } from "./targets.ts";
 
 function endpoint(partial: Partial<EndpointMeta>): EndpointMeta {
   return {
-    service: "svc", name: "ep", kind: "typed", file: "svc/api.ts", line: 1, expose: true, auth: false, methods: ["GET"],
+    service: "svc", name: "ep", kind: "typed", file: "svc/api.ts", line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
     path: "/ep", pathParams: [], tags: [], sensitive: false, request: null, response: null, ...partial,
   };
 }

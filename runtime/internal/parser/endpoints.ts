@@ -3,6 +3,7 @@ import path from "node:path";
 import ts from "typescript";
 import type { EndpointKind, EndpointMeta, PathParam, StaticMeta } from "../meta/types.ts";
 import { methodsOf, readEndpointOptions, type EndpointOptions } from "./endpoint-options.ts";
+import { docCommentBefore } from "./doc-comments.ts";
 import { errorAt, locationOf, toAppPath } from "./errors.ts";
 import type { AppProgram } from "./program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
@@ -32,7 +33,7 @@ export function findEndpoints(app: AppProgram, services: readonly ServiceInfo[],
         if (!service) {
           throw errorAt(app.appRoot, declaration, `endpoint ${declaration.name.text} is not inside a service: no encore.service.ts in its folder or any parent`);
         }
-        endpoints.push(endpointMeta(app, schemas, { kind, call, name: declaration.name, service }));
+        endpoints.push(endpointMeta(app, schemas, { kind, call, name: declaration.name, service, doc: docCommentBefore(statement) }));
       }
     }
   }
@@ -44,6 +45,7 @@ interface Declared {
   readonly call: ts.CallExpression;
   readonly name: ts.Identifier;
   readonly service: ServiceInfo;
+  readonly doc: string | null;
 }
 
 function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind | undefined {
@@ -77,6 +79,7 @@ function endpointMeta(app: AppProgram, schemas: SchemaBuilder, declared: Declare
     kind,
     file,
     line,
+    doc: declared.doc,
     expose: options.values["expose"] === true,
     auth: options.values["auth"] === true,
     methods,

@@ -35,3 +35,12 @@ export function parseError(root: string): ParseError {
   }
   throw new Error(`parsing ${root} succeeded`);
 }
+
+/** `value` without the "x-encore-ref" annotations of named types, for tests about the shape alone. */
+export function withoutRefs<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutRefs) as T;
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([key]) => key !== "x-encore-ref").map(([key, child]) => [key, withoutRefs(child)]),
+  ) as T;
+}

@@ -25,7 +25,7 @@ export function parseApp(appRoot: string): AppMeta {
   checkSdkResolves(app);
   checkSupportedImports(app);
   const services = findServices(app);
-  const schemas = new SchemaBuilder(app);
+  const schemas = new SchemaBuilder(app, services);
   const endpoints = findEndpoints(app, services, schemas);
   checkRouteConflicts(endpoints);
   const { databases, secrets, topics, subscriptions } = findResources(app, services);
@@ -34,12 +34,13 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 4,
+    version: 5,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
       dir: service.dir,
       serviceFile: service.serviceFile,
+      doc: service.doc,
       endpoints: byService.get(service.name) ?? [],
     })),
     databases,

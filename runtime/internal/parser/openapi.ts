@@ -90,11 +90,11 @@ function parametersOf(schema: JSONSchema | null, location: "path" | "query" | "h
   });
 }
 
-/** A copy without "x-encore-type", which is for the runtime, not for API consumers. */
+/** A copy without "x-encore-type", "x-encore-ref" and any other "x-encore-*" key: those are for the runtime and its generators, not for API consumers. */
 export function withoutEncoreKeys(schema: JSONSchema): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "x-encore-type") continue;
+    if (key.startsWith("x-encore-")) continue;
     if (key === "properties" && value && typeof value === "object") {
       result[key] = Object.fromEntries(
         Object.entries(value as Record<string, JSONSchema>).map(([name, child]) => [name, withoutEncoreKeys(child)]),

@@ -3,7 +3,7 @@ import type { FieldLocation, JSONSchema, PathParam, RequestField, RequestMeta } 
 import { errorAt } from "./errors.ts";
 import { fieldWrapperOf } from "./field-wrappers.ts";
 import type { AppProgram } from "./program.ts";
-import { typeName, type PropertySchema, type SchemaBuilder, type SchemaSite } from "./schema.ts";
+import { REF_KEY, typeName, type PropertySchema, type SchemaBuilder, type SchemaSite } from "./schema.ts";
 
 export interface RequestInput {
   /** "service.endpoint", for messages. */
@@ -66,7 +66,7 @@ export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: Req
     query: locationSchema(app, placed, "query"),
     headers: locationSchema(app, placed, "header"),
     body: locationSchema(app, placed, "body"),
-    full: objectSchema(placed.map(({ field, property }) => [field.name, property.schema, field.optional])),
+    full: withRef(objectSchema(placed.map(({ field, property }) => [field.name, property.schema, field.optional])), schemas.namedRef(input.type)),
   };
 }
 
@@ -142,6 +142,11 @@ function locationSchema(app: AppProgram, placed: readonly PlacedField[], locatio
     seen.set(field.wireName, field.name);
   }
   return objectSchema(here.map(({ field, property }) => [field.wireName, property.schema, field.optional]));
+}
+
+/** The whole request keeps the name of its type, for generated clients (which leave its path fields out). */
+function withRef(schema: JSONSchema, ref: ReturnType<SchemaBuilder["namedRef"]>): JSONSchema {
+  return ref ? { ...schema, [REF_KEY]: ref } : schema;
 }
 
 function objectSchema(entries: readonly (readonly [string, JSONSchema, boolean])[]): JSONSchema {

@@ -56,6 +56,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(4);
+    expect(meta.version).toBe(5);
   });
 });

@@ -46,7 +46,7 @@ describe("fallback paths", () => {
   });
 
   const route = (name: string, path: string): EndpointMeta => ({
-    service: "web", name, kind: "raw", file: "web/api.ts", line: 1, expose: true, auth: false, methods: ["GET"],
+    service: "web", name, kind: "raw", file: "web/api.ts", line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
     path, pathParams: [], tags: [], sensitive: false, request: null, response: null,
   });
 

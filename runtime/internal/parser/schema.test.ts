@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppMeta, JSONSchema } from "../meta/types.ts";
-import { endpointOf, fixture } from "./fixture-paths.ts";
+import { endpointOf, fixture, withoutRefs } from "./fixture-paths.ts";
 import { parseApp } from "./mod.ts";
 
 let meta: AppMeta;
@@ -10,7 +10,7 @@ beforeAll(() => {
 
 function fieldsOf(endpoint: string): Record<string, JSONSchema> {
   const full = endpointOf(meta, "shapes", endpoint).request?.full;
-  return (full?.["properties"] ?? {}) as Record<string, JSONSchema>;
+  return withoutRefs((full?.["properties"] ?? {}) as Record<string, JSONSchema>);
 }
 
 const point = { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] };

@@ -1,7 +1,9 @@
 import ts from "typescript";
 import type { JSONSchema } from "../meta/types.ts";
+import { docCommentBefore } from "./doc-comments.ts";
 import { errorAt, toAppPath, type ParseError } from "./errors.ts";
 import type { AppProgram } from "./program.ts";
+import { serviceOfFile, type ServiceInfo } from "./services.ts";
 import { unionSchema } from "./union-schema.ts";
 import { applyConstraints, constraintOf, type Constraint } from "./validation.ts";
 
@@ -25,6 +27,21 @@ export interface PropertySchema {
   readonly site: SchemaSite;
 }
 
+/**
+ * `"x-encore-ref"` on a schema: the named type it comes from, for generated clients. Set on
+ * object schemas and literal unions whose type is a non-generic interface, type alias or enum
+ * declared in an app file.
+ */
+export interface NamedRef {
+  /** The service whose folder declares it; else its folder, app-relative, with other characters than letters, digits and `_` as `_`. */
+  readonly namespace: string;
+  readonly name: string;
+  /** The declaration's doc comment, by Encore's rule. */
+  readonly doc: string | null;
+}
+
+export const REF_KEY = "x-encore-ref";
+
 export const DATE_SCHEMA: JSONSchema = { type: "string", format: "date-time", "x-encore-type": "date" };
 
 const NOT_SERIALIZABLE = new Set([
@@ -38,7 +55,10 @@ const MAX_DEPTH = 48;
 export class SchemaBuilder {
   private readonly inProgress = new Set<ts.Type>();
 
-  constructor(private readonly app: AppProgram) {}
+  constructor(
+    private readonly app: AppProgram,
+    private readonly services: readonly ServiceInfo[] = [],
+  ) {}
 
   get checker(): ts.TypeChecker {
     return this.app.checker;
@@ -52,9 +72,10 @@ export class SchemaBuilder {
     // `boolean` is the union true | false, so it must be caught before unions.
     if (flags & ts.TypeFlags.Boolean) return { type: "boolean" };
     if (flags & ts.TypeFlags.Union) {
-      return unionSchema(this.checker, type as ts.UnionType, (member) => this.schemaOf(member, site), (reason) =>
+      const schema = unionSchema(this.checker, type as ts.UnionType, (member) => this.schemaOf(member, site), (reason) =>
         this.fail(site, type, reason),
       );
+      return Array.isArray(schema["enum"]) ? this.withRef(schema, type) : schema;
     }
     if (type.isStringLiteral() || type.isNumberLiteral()) {
       if (flags & ts.TypeFlags.EnumLiteral) return { type: typeof type.value, enum: [type.value] };
@@ -90,8 +111,41 @@ export class SchemaBuilder {
     return inApp ? declaration : fallback;
   }
 
+  /** The named type `type` comes from, when it is one clients can name; see NamedRef. */
+  namedRef(type: ts.Type): NamedRef | undefined {
+    const aliasArguments = type.aliasTypeArguments ?? [];
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    if (!symbol || (type.aliasSymbol && aliasArguments.length > 0)) return undefined;
+    if (!type.aliasSymbol && type.flags & ts.TypeFlags.Object) {
+      const reference = type as ts.TypeReference;
+      if ((reference.objectFlags & ts.ObjectFlags.Reference) !== 0 && (reference.typeArguments?.length ?? 0) > 0) return undefined;
+    }
+    const declaration = symbol.declarations?.find(
+      (d) => ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d) || ts.isEnumDeclaration(d),
+    );
+    if (!declaration || (!ts.isEnumDeclaration(declaration) && declaration.typeParameters)) return undefined;
+    const fileName = declaration.getSourceFile().fileName;
+    const relative = toAppPath(this.app.appRoot, fileName);
+    if (relative.startsWith("../") || relative.split("/").includes("node_modules") || declaration.getSourceFile().isDeclarationFile) {
+      return undefined;
+    }
+    const folder = relative.includes("/") ? relative.slice(0, relative.lastIndexOf("/")) : "";
+    const namespace =
+      serviceOfFile(this.services, fileName)?.name ??
+      (folder || (this.app.appRoot.split(/[\\/]/).pop() ?? "app")).replace(/[^A-Za-z0-9_]/g, "_");
+    return { namespace, name: symbol.name, doc: docCommentBefore(declaration) };
+  }
+
+  private withRef(schema: JSONSchema, type: ts.Type): JSONSchema {
+    const ref = this.namedRef(type);
+    return ref ? { ...schema, [REF_KEY]: ref } : schema;
+  }
+
   private withDescription(schema: JSONSchema, symbol: ts.Symbol): JSONSchema {
-    const description = ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
+    const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
+    const description =
+      (declaration && docCommentBefore(declaration)) ??
+      ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
     return description ? { ...schema, description } : schema;
   }
 
@@ -146,7 +200,7 @@ export class SchemaBuilder {
       if (Object.keys(properties).length > 0 || !additional) schema["properties"] = properties;
       if (required.length > 0) schema["required"] = required;
       if (additional) schema["additionalProperties"] = additional;
-      return schema;
+      return this.withRef(schema, type);
     });
   }
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import ts from "typescript";
+import { docCommentBefore } from "./doc-comments.ts";
 import { errorAt, toAppPath } from "./errors.ts";
 import { compareText, type AppProgram } from "./program.ts";
 import { checkNotNested, implicitServiceRoots } from "./implicit-services.ts";
@@ -12,6 +13,8 @@ export interface ServiceInfo {
   readonly absDir: string;
   /** Its encore.service.ts, app-relative; null for a folder that is a service by what it declares. */
   readonly serviceFile: string | null;
+  /** The comment above `export default new Service(...)`; null without one. */
+  readonly doc: string | null;
 }
 
 const SERVICE_FILE = "encore.service.ts";
@@ -36,7 +39,7 @@ export function findServices(app: AppProgram): ServiceInfo[] {
     if (same) {
       throw errorAt(app.appRoot, root.node, `service "${name}" is defined twice: by folder ${toAppPath(app.appRoot, root.absDir) || "."} (it has no encore.service.ts) and by ${same.dir}`);
     }
-    services.push({ name, dir: toAppPath(app.appRoot, root.absDir) || ".", absDir: root.absDir, serviceFile: null });
+    services.push({ name, dir: toAppPath(app.appRoot, root.absDir) || ".", absDir: root.absDir, serviceFile: null, doc: null });
   }
   return services.sort((a, b) => compareText(a.name, b.name));
 }
@@ -48,6 +51,7 @@ function declaredServices(app: AppProgram): ServiceInfo[] {
     if (path.basename(file.fileName) !== SERVICE_FILE) continue;
     const nameNode = serviceNameNode(app, file);
     const name = nameNode.text;
+    const statement = file.statements.find((s) => ts.isExportAssignment(s) && !s.isExportEquals);
     if (!SERVICE_NAME.test(name)) {
       throw errorAt(app.appRoot, nameNode, `invalid service name "${name}": use letters, digits, "_" and "-"`);
     }
@@ -58,7 +62,8 @@ function declaredServices(app: AppProgram): ServiceInfo[] {
     }
     byName.set(name, nameNode);
     const absDir = path.dirname(file.fileName);
-    services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir, serviceFile: toAppPath(app.appRoot, file.fileName) });
+    const doc = statement ? docCommentBefore(statement) : null;
+    services.push({ name, dir: toAppPath(app.appRoot, absDir) || ".", absDir, serviceFile: toAppPath(app.appRoot, file.fileName), doc });
   }
   return services;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JSONSchema } from "../meta/types.ts";
-import { endpointOf, fixture, lineOf, parseError } from "./fixture-paths.ts";
+import { endpointOf, fixture, lineOf, parseError, withoutRefs } from "./fixture-paths.ts";
 import { parseApp } from "./mod.ts";
 
 const root = fixture("streams/app");
@@ -31,12 +31,12 @@ describe("streaming endpoints", () => {
   it("streamIn<Incoming, Response> without a handshake reads the response from its second type argument", () => {
     const upload = endpointOf(meta, "chat", "upload");
     expect(upload.request).toBeNull();
-    expect(upload.stream).toEqual({ direction: "in", incoming: note, outgoing: summary });
+    expect(withoutRefs(upload.stream)).toEqual({ direction: "in", incoming: note, outgoing: summary });
   });
 
   it("streamIn<Handshake, Incoming, Response> reads all three type arguments in that order", () => {
     const tally = endpointOf(meta, "chat", "tally");
-    expect(tally.stream).toEqual({ direction: "in", incoming: note, outgoing: summary });
+    expect(withoutRefs(tally.stream)).toEqual({ direction: "in", incoming: note, outgoing: summary });
     expect(tally.request?.fields).toEqual([{ name: "label", location: "query", wireName: "label", optional: false }]);
   });
 
@@ -61,8 +61,8 @@ describe("streaming endpoints", () => {
       properties: { room: { type: "string" }, n: { type: "number" }, nick: { type: "string" } },
       required: ["room", "n", "nick"],
     };
-    expect(endpointOf(meta, "chat", "ticks").stream).toEqual({ direction: "out", incoming: null, outgoing: tick });
-    expect(endpointOf(meta, "chat", "echo").stream).toEqual({ direction: "inout", incoming: note, outgoing: echo });
+    expect(withoutRefs(endpointOf(meta, "chat", "ticks").stream)).toEqual({ direction: "out", incoming: null, outgoing: tick });
+    expect(withoutRefs(endpointOf(meta, "chat", "echo").stream)).toEqual({ direction: "inout", incoming: note, outgoing: echo });
     expect(endpointOf(meta, "chat", "echo").request).toBeNull();
   });
 });

@@ -83,7 +83,7 @@ const authEntry: AuthHandlerEntry = { meta: authMeta, handler: authenticate as A
 
 function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint {
   const meta: EndpointMeta = {
-    service: "svc", name, kind: "typed", file: "svc/api.ts", line: 1, expose: true, auth: false, methods: ["GET"],
+    service: "svc", name, kind: "typed", file: "svc/api.ts", line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
     path: `/${name}`, pathParams: [], tags: [], sensitive: false, request: null, response: obj({ auth: any, meta: any }), ...partial,
   };
   return { meta, handler };

@@ -24,7 +24,7 @@ const pathRequest = (name: string) => ({
 
 function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint {
   const meta: EndpointMeta = {
-    service: "svc", name, kind: "raw", file: "svc/api.ts", line: 1, expose: true, auth: false,
+    service: "svc", name, kind: "raw", file: "svc/api.ts", line: 1, doc: null, expose: true, auth: false,
     methods: ["GET"], path: `/svc.${name}`, pathParams: [], tags: [], sensitive: false, request: null, response: null,
     ...partial,
   };

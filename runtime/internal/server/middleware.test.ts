@@ -95,7 +95,7 @@ const seenRaw = (req: IncomingMessage, res: ServerResponse) => {
 
 function meta(service: string, name: string, partial: Partial<EndpointMeta>): EndpointMeta {
   return {
-    service, name, kind: "typed", file: `${service}/api.ts`, line: 1, expose: true, auth: false, methods: ["GET"],
+    service, name, kind: "typed", file: `${service}/api.ts`, line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
     path: `/${service}/${name}`, pathParams: [], tags: [], sensitive: false, request: null, response: seenSchema, ...partial,
   };
 }
@@ -106,6 +106,7 @@ const services: ServiceMeta[] = [
     name: "shop",
     dir: "shop",
     serviceFile: "shop/encore.service.ts",
+    doc: null,
     endpoints: [
       meta("shop", "trail", {}),
       meta("shop", "mine", { auth: true }),
@@ -118,7 +119,7 @@ const services: ServiceMeta[] = [
       meta("shop", "internalEcho", { expose: false }),
     ],
   },
-  { name: "plain", dir: "plain", serviceFile: "plain/encore.service.ts", endpoints: [meta("plain", "ping", {})] },
+  { name: "plain", dir: "plain", serviceFile: "plain/encore.service.ts", doc: null, endpoints: [meta("plain", "ping", {})] },
 ];
 const handlers: Record<string, unknown> = {
   "shop.trail": seen, "shop.mine": seen, "shop.limited": seen, "shop.created": seen, "shop.cached": seen,

@@ -14,6 +14,7 @@ function raw(name: string, methods: string[], path: string, handler: (req: Incom
     kind: "raw",
     file: "svc/api.ts",
     line: 1,
+    doc: null,
     expose: true,
     auth: false,
     methods,

@@ -26,6 +26,7 @@ function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown
     kind: "typed",
     file: "svc/api.ts",
     line: 1,
+    doc: null,
     expose: true,
     auth: false,
     methods: ["POST"],

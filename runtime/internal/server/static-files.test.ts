@@ -11,7 +11,7 @@ import { buildServer } from "./app.ts";
 function files(name: string, routePath: string, settings: StaticMeta): Endpoint {
   const param = routePath.match(/[*!]([A-Za-z_]+)$/)?.[1] ?? "path";
   const meta: EndpointMeta = {
-    service: "web", name, kind: "static", file: "web/static.ts", line: 1, expose: true, auth: false,
+    service: "web", name, kind: "static", file: "web/static.ts", line: 1, doc: null, expose: true, auth: false,
     methods: ["GET", "HEAD"], path: routePath,
     pathParams: [routePath.includes("/!") ? { name: param, wildcard: true, fallback: true } : { name: param, wildcard: true }],
     tags: [], sensitive: false, request: null, response: null, static: settings,

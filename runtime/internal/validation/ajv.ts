@@ -9,6 +9,8 @@ function makeAjv(coerceTypes: false | "array"): Ajv {
   const ajv = new Ajv({ coerceTypes, allErrors: false, strict: false, useDefaults: false });
   addFormats(ajv, ["email", "uri", "date-time", "date"]);
   ajv.addKeyword({ keyword: "x-encore-type", schemaType: "string" });
+  // The named type a schema comes from (for generated clients): no effect on validation.
+  ajv.addKeyword({ keyword: "x-encore-ref", schemaType: "object" });
   return ajv;
 }
 

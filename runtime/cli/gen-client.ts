@@ -1,0 +1,44 @@
+// encore-selfhost gen client: a typed client for the app's exposed endpoints, as `encore gen client` writes it.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { appRoot } from "../internal/config/app-root.ts";
+import { generate } from "../internal/codegen/generate.ts";
+import { ClientGenError, generateClient } from "../internal/clientgen/mod.ts";
+import { ParseError } from "../internal/parser/mod.ts";
+import { CLIENT_USAGE, parseClientArgs } from "./gen-client-args.ts";
+
+const args = process.argv.slice(2);
+const parsed = args.includes("--help") || args.includes("-h") ? null : parseClientArgs(args);
+if (parsed === null) {
+  console.log(`usage: ${CLIENT_USAGE}`);
+} else if ("error" in parsed) {
+  usageError(parsed.error);
+} else {
+  try {
+    // The app as `gen` reads it: parsed again only when its sources changed.
+    const { meta } = generate(appRoot);
+    const known = new Set(meta.services.map((s) => s.name));
+    const unknown = [...parsed.services, ...parsed.excludedServices].find((name) => name !== "*" && !known.has(name));
+    if (unknown !== undefined) {
+      usageError(`unknown service "${unknown}" (the app's services: ${[...known].sort().join(", ") || "none"})`);
+    } else {
+      const code = generateClient(meta, { ...parsed, appSlug: meta.appId || path.basename(appRoot) });
+      if (parsed.output === null) {
+        process.stdout.write(code);
+      } else {
+        const file = path.resolve(parsed.output);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, code);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof ParseError || err instanceof ClientGenError)) throw err;
+    console.error(`encore-selfhost gen client: ${err.message}`);
+    process.exitCode = 1;
+  }
+}
+
+function usageError(message: string): void {
+  console.error(`encore-selfhost gen client: ${message}\n\nusage: ${CLIENT_USAGE}`);
+  process.exitCode = 2;
+}

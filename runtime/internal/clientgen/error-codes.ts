@@ -1,0 +1,20 @@
+/** Every error code of Encore's error format, with what it means, for the generated ErrCode enum. */
+export const ERROR_CODES: readonly (readonly [member: string, code: string, doc: string])[] = [
+  ["OK", "ok", "Not an error: the call succeeded."],
+  ["Canceled", "canceled", "The call was canceled, usually by the caller. HTTP 499."],
+  ["Unknown", "unknown", "An error the server could not classify, or one without enough information. HTTP 500."],
+  ["InvalidArgument", "invalid_argument", "The request is invalid whatever the state of the server: a malformed or missing field. HTTP 400."],
+  ["DeadlineExceeded", "deadline_exceeded", "The call took longer than allowed; it may still have taken effect. HTTP 504."],
+  ["NotFound", "not_found", "What the request names does not exist. HTTP 404."],
+  ["AlreadyExists", "already_exists", "What the request would create exists already. HTTP 409."],
+  ["PermissionDenied", "permission_denied", "The caller is known but may not do this. HTTP 403."],
+  ["ResourceExhausted", "resource_exhausted", "A limit was reached: a quota, a rate limit, a size. HTTP 429."],
+  ["FailedPrecondition", "failed_precondition", "The server is not in the state the call needs; retrying will not help until that changes. HTTP 400."],
+  ["Aborted", "aborted", "The call was aborted, typically by a concurrent change; retrying the whole operation may succeed. HTTP 409."],
+  ["OutOfRange", "out_of_range", "A value is past the valid range, e.g. reading past the end. HTTP 400."],
+  ["Unimplemented", "unimplemented", "The operation is not implemented or not enabled. HTTP 501."],
+  ["Internal", "internal", "Something the server relies on is broken. HTTP 500."],
+  ["Unavailable", "unavailable", "The service cannot answer now; retrying later, with a backoff, may succeed. HTTP 503."],
+  ["DataLoss", "data_loss", "Data was lost or corrupted beyond recovery. HTTP 500."],
+  ["Unauthenticated", "unauthenticated", "The request carries no valid credentials for this operation. HTTP 401."],
+];

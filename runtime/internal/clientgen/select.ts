@@ -1,0 +1,68 @@
+import type { AppMeta, EndpointMeta, ServiceMeta } from "../meta/types.ts";
+
+/** Which services and endpoints a client covers, with the flags of `encore gen client`. */
+export interface ClientFilters {
+  /** Services to include; all when absent or containing "*". */
+  readonly services?: readonly string[];
+  readonly excludedServices?: readonly string[];
+  /** Endpoint tags: with some, only endpoints carrying one of them are included. */
+  readonly tags?: readonly string[];
+  readonly excludedTags?: readonly string[];
+}
+
+/** A refusal to generate: the message says why, and what to do. */
+export class ClientGenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ClientGenError";
+  }
+}
+
+export interface SelectedService {
+  readonly service: ServiceMeta;
+  /** Its exposed typed and raw endpoints that pass the tag filters, sorted by name as Encore sorts them. */
+  readonly endpoints: readonly EndpointMeta[];
+}
+
+/**
+ * The services the client has a member for: those selected that have an exposed endpoint
+ * (internal and static endpoints are left out, as Encore leaves them out). Streaming
+ * endpoints are refused: Encore's clients send a stream's headers (and the auth handler's)
+ * inside the WebSocket subprotocol, which this runtime's server does not read.
+ */
+export function selectServices(meta: AppMeta, filters: ClientFilters): SelectedService[] {
+  const known = new Set(meta.services.map((s) => s.name));
+  for (const name of [...(filters.services ?? []), ...(filters.excludedServices ?? [])]) {
+    if (name !== "*" && !known.has(name)) {
+      throw new ClientGenError(`unknown service "${name}" (the app's services: ${[...known].sort().join(", ") || "none"})`);
+    }
+  }
+  const included = !filters.services || filters.services.length === 0 || filters.services.includes("*")
+    ? known
+    : new Set(filters.services);
+  for (const name of filters.excludedServices ?? []) included.delete(name);
+
+  const selected: SelectedService[] = [];
+  for (const service of meta.services) {
+    const exposed = service.endpoints.filter((e) => e.expose && e.kind !== "static");
+    if (!included.has(service.name) || exposed.length === 0) continue;
+    const endpoints = exposed.filter((e) => tagsAllow(e, filters)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const stream = endpoints.find((e) => e.kind === "stream");
+    if (stream) {
+      throw new ClientGenError(
+        `endpoint ${stream.service}.${stream.name} is a streaming endpoint, which generated clients do not support with this runtime ` +
+          `(Encore's clients pass a stream's headers in the WebSocket subprotocol, which its server does not read); ` +
+          `leave it out with --excluded-services=${stream.service} or with --excluded-tags`,
+      );
+    }
+    selected.push({ service, endpoints });
+  }
+  return selected;
+}
+
+/** Encore's rule: an excluded tag wins; with included tags, the endpoint needs one of them. */
+function tagsAllow(endpoint: EndpointMeta, filters: ClientFilters): boolean {
+  if (endpoint.tags.some((t) => filters.excludedTags?.includes(t))) return false;
+  if (!filters.tags || filters.tags.length === 0) return true;
+  return endpoint.tags.some((t) => filters.tags?.includes(t));
+}

@@ -1,0 +1,8 @@
+export interface ImportedRequest {
+  name: string;
+}
+
+/** What `imported` answers. */
+export interface ImportedResponse {
+  message: string;
+}

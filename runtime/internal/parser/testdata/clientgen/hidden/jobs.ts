@@ -1,0 +1,3 @@
+import { api } from "encore.dev/api";
+
+export const sweep = api({ expose: false }, async (): Promise<void> => {});
