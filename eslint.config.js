@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders"];
+const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "web"];
 
 export default tseslint.config(
   { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts"] },

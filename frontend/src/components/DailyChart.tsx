@@ -17,7 +17,7 @@ export function DailyChart({ days }: { days: analytics.DailyStat[] }) {
   const summary =
     total === 0
       ? `No links created from ${first} to ${last}.`
-      : `${total} links created from ${first} to ${last}; the most, ${busiest!.urlsCreated}, on ${busiest!.date}.`;
+      : `${total} ${total === 1 ? "link" : "links"} created from ${first} to ${last}; the most, ${busiest!.urlsCreated}, on ${busiest!.date}.`;
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
@@ -31,6 +31,11 @@ export function DailyChart({ days }: { days: analytics.DailyStat[] }) {
           );
         })}
       </svg>
+      {/* The first and last day under the ends of the bars; the summary says the same for screen readers. */}
+      <div class="chart-range" aria-hidden="true">
+        <span>{first}</span>
+        <span>{last}</span>
+      </div>
       <figcaption>
         <span aria-hidden="true">{summary}</span>
         <details>
