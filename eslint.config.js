@@ -2,10 +2,10 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders"];
+const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "web"];
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/"] },
+  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +14,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-non-null-assertion": "off",
     },
+  },
+  {
+    // The web front end runs in the browser.
+    files: ["frontend/src/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
   },
   {
     // The app stays genuine Encore.ts: it may import encore.dev/* and ~encore/*, never the runtime.

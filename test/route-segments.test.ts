@@ -1,5 +1,8 @@
 // The url service keeps its own list of the routes' first path segments (Encore gives app
 // code no route table): it must name every fixed first segment the app and the runtime serve.
+// The web front end's fallback route ("/!path", web/static.ts) has no fixed segment: it
+// is tried only when no other route matches, so it shadows no code; its assets live
+// under /_app/, and "_" is never in a code (url/codes.ts).
 import { expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { runtimeRoutes } from "../runtime/internal/meta/runtime-routes.ts";
@@ -9,6 +12,6 @@ import { routeFirstSegments } from "../url/route-segments.ts";
 test("url/route-segments.ts lists the first segment of every fixed route, and nothing else", () => {
   const meta = parseApp(appRoot);
   const paths = [...runtimeRoutes, ...meta.services.flatMap((s) => s.endpoints.map((e) => e.path))];
-  const fixed = new Set(paths.map((p) => p.split("/")[1] ?? "").filter((s) => s !== "" && !s.startsWith(":") && !s.startsWith("*")));
+  const fixed = new Set(paths.map((p) => p.split("/")[1] ?? "").filter((s) => s !== "" && !/^[:*!]/.test(s)));
   expect([...routeFirstSegments].sort()).toEqual([...fixed].sort());
 });

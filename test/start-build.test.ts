@@ -1,7 +1,7 @@
 // npm start's build step, on a copy of this checkout (so its sources can change): built
 // once, skipped while nothing changes, rebuilt after a change, and a broken app stops
 // start-up with the parser's message and no database server left running.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -15,6 +15,9 @@ const app = path.join(work, "app");
 const dataDir = path.join(work, "data");
 const clusterDir = path.join(dataDir, "postgres");
 copyCheckout(appRoot, app);
+// What npm ci's postinstall leaves in a fresh clone: an empty frontend/dist, the web
+// service's static folder, which the parser (like Encore's) requires to exist.
+execFileSync("npm", ["run", "--silent", "postinstall"], { cwd: app, stdio: "ignore" });
 
 afterAll(async () => {
   await stopCluster(clusterDir); // only if a test failed midway

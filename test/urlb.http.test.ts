@@ -76,9 +76,18 @@ describe("bad input is 400 invalid_argument, naming the problem", () => {
 
 describe("routing", () => {
   test("an unknown route is 404 not_found", async () => {
-    const res = await fetch(`${server.url}/no/such/route`);
+    const res = await fetch(`${server.url}/no/such/route`, { method: "POST" });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: "not_found" });
+  });
+
+  // GET and HEAD of a path no endpoint takes reach the web front end's fallback route
+  // (web/static.ts), which answers a missing file with its not-found page, still a 404.
+  test("an unknown page is 404 with the web front end's not-found page", async () => {
+    const res = await fetch(`${server.url}/no/such/route`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await res.text()).toContain("npm run build:web");
   });
 
   test("the unexposed list endpoint is unreachable from outside", async () => {

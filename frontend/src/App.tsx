@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Nav } from "./Nav";
+import { LinksPage } from "./pages/LinksPage";
+import { LoginPage } from "./pages/LoginPage";
+import { ShortenPage } from "./pages/ShortenPage";
+import { SignupPage } from "./pages/SignupPage";
+import { StatsPage } from "./pages/StatsPage";
+import { href, useRoute, type Route } from "./router";
+import { useSession } from "./session";
+
+const titles: Record<Route["page"], string> = {
+  shorten: "Shorten a link",
+  stats: "Link stats",
+  login: "Log in",
+  signup: "Sign up",
+  links: "My links",
+  missing: "Page not found",
+};
+
+export function App() {
+  const route = useRoute();
+  const session = useSession();
+  const [justSignedUp, setJustSignedUp] = useState<string | null>(null);
+  const main = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  // A new page announces itself: focus goes to its heading, as a page load would start at the top.
+  useEffect(() => {
+    document.title = `${titles[route.page]} · Short links`;
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    main.current?.querySelector<HTMLElement>("h1")?.focus();
+  }, [route]);
+
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), main.current?.querySelector<HTMLElement>("h1")?.focus())}>
+        Skip to content
+      </a>
+      <header>
+        <Nav route={route} session={session} />
+      </header>
+      <main id="main" ref={main}>
+        {route.page === "shorten" && <ShortenPage />}
+        {route.page === "stats" && <StatsPage code={route.code} />}
+        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} />}
+        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
+        {route.page === "links" && (session ? <LinksPage /> : <SignedOut />)}
+        {route.page === "missing" && <Missing />}
+      </main>
+      <footer>
+        <p>
+          Short links by an <a href="https://encore.dev">Encore.ts</a> app. Anyone may shorten; sign in to keep a list of your links.
+        </p>
+      </footer>
+    </>
+  );
+}
+
+function SignedOut() {
+  return (
+    <>
+      <h1 tabIndex={-1}>My links</h1>
+      <p>
+        <a href={href.login}>Log in</a> to see the links you made, or <a href={href.signup}>sign up</a>.
+      </p>
+    </>
+  );
+}
+
+function Missing() {
+  return (
+    <>
+      <h1 tabIndex={-1}>Page not found</h1>
+      <p>
+        Nothing here. <a href={href.shorten}>Shorten a link</a>.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { href, navigate, type Route } from "./router";
+import { signOut, type Session } from "./session";
+
+/** The site's navigation; the current page's link carries aria-current. */
+export function Nav({ route, session }: { route: Route; session: Session | null }) {
+  const link = (page: Route["page"], to: string, label: string) => (
+    <li>
+      <a href={to} aria-current={route.page === page ? "page" : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  const logOut = () => {
+    signOut();
+    navigate(href.shorten);
+  };
+  return (
+    <nav aria-label="Main">
+      <a class="brand" href={href.shorten}>
+        Short links
+      </a>
+      <ul>
+        {link("shorten", href.shorten, "Shorten")}
+        {session && link("links", href.links, "My links")}
+        {!session && link("login", href.login, "Log in")}
+        {!session && link("signup", href.signup, "Sign up")}
+        {session && (
+          <li>
+            <span class="who">{session.email}</span>{" "}
+            <button type="button" class="link-button" onClick={logOut}>
+              Log out
+            </button>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}

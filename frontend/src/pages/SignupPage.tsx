@@ -1,0 +1,66 @@
+import { useState } from "preact/hooks";
+import { client, errorMessage, fieldMessage, isFieldError } from "../api";
+import { ErrCode, isAPIError } from "../client.gen";
+import { Alert } from "../components/Alert";
+import { Field } from "../components/Field";
+import { href, navigate } from "../router";
+
+const labels = { email: "Email", name: "Name", age: "Age", password: "Password" } as const;
+type FieldName = keyof typeof labels;
+const fields = Object.keys(labels) as FieldName[];
+
+export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+  const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", age: "", password: "" });
+  const [busy, setBusy] = useState(false);
+  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const set = (field: FieldName) => (e: { currentTarget: HTMLInputElement }) => setValues({ ...values, [field]: e.currentTarget.value });
+  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setFieldError(null);
+    setFormError(null);
+    try {
+      // An empty age is sent as NaN's JSON, null, which the API refuses with a message naming age.
+      const user = await client.users.create({ ...values, email: values.email.trim(), age: values.age === "" ? NaN : Number(values.age) });
+      onSignedUp(user.email);
+      navigate(href.login);
+    } catch (err) {
+      const field = fields.find((f) => isFieldError(err, f));
+      if (field) setFieldError({ field, message: fieldMessage(err, labels[field]) });
+      else if (isAPIError(err) && err.code === ErrCode.AlreadyExists) setFieldError({ field: "email", message: err.message });
+      else setFormError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Sign up</h1>
+      <form onSubmit={submit} noValidate class="stacked-form">
+        <Field id="email" label="Email" type="email" autoComplete="email" value={values.email} onInput={set("email")} error={errorOf("email")} />
+        <Field id="name" label="Name" autoComplete="name" value={values.name} onInput={set("name")} error={errorOf("name")} />
+        <Field id="age" label="Age" type="number" inputMode="numeric" min={0} max={150} value={values.age} onInput={set("age")} error={errorOf("age")} />
+        <Field
+          id="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          value={values.password}
+          onInput={set("password")}
+          error={errorOf("password")}
+        />
+        {formError && <Alert>{formError}</Alert>}
+        <button type="submit" disabled={busy}>
+          {busy ? "Signing up…" : "Sign up"}
+        </button>
+      </form>
+      <p>
+        Have an account? <a href={href.login}>Log in</a>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect, useState } from "preact/hooks";
+
+/** The pages, addressed by the URL's hash so the server only ever serves index.html at /. */
+export type Route =
+  | { page: "shorten" }
+  | { page: "stats"; code: string }
+  | { page: "login" }
+  | { page: "signup" }
+  | { page: "links" }
+  | { page: "missing" };
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, "") || "/";
+  if (path === "/") return { page: "shorten" };
+  if (path === "/login") return { page: "login" };
+  if (path === "/signup") return { page: "signup" };
+  if (path === "/links") return { page: "links" };
+  const stats = /^\/stats\/([a-z0-9]+)$/.exec(path);
+  if (stats) return { page: "stats", code: stats[1]! };
+  return { page: "missing" };
+}
+
+export const href = {
+  shorten: "#/",
+  stats: (code: string) => `#/stats/${code}`,
+  login: "#/login",
+  signup: "#/signup",
+  links: "#/links",
+};
+
+export function navigate(to: string): void {
+  location.hash = to;
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const onChange = () => setRoute(parseRoute(location.hash));
+    addEventListener("hashchange", onChange);
+    return () => removeEventListener("hashchange", onChange);
+  }, []);
+  return route;
+}

@@ -1,0 +1,125 @@
+// The web front end in a real browser against the real app (its own process, embedded
+// PostgreSQL, QR codes on): what a visitor does, page by page. The tests run in order
+// and share one browser: the link shortened first is followed and counted after.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchBrowser, screenshot, type Browser } from "./browser.ts";
+import { startAppForBrowser, startTargetServer, type BrowserApp, type TargetServer } from "./servers.ts";
+
+let app: BrowserApp;
+let target: TargetServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [app, target, browser] = await Promise.all([startAppForBrowser(), startTargetServer(), launchBrowser()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await target?.close();
+  await app?.stop();
+}, 60_000);
+
+// Run in the page; written as strings because this file is type-checked without the DOM's types.
+const focusedText = () => browser.page.evaluate<string | null>("document.activeElement?.textContent ?? null");
+
+describe("the web front end", () => {
+  let shortUrl = "";
+  let code = "";
+
+  test("shortens a URL and shows the short link and its QR code", async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    await expect.poll(() => page.title()).toBe("Shorten a link · Short links");
+    await page.getByLabel("Long URL").fill(target.url);
+    await page.getByRole("button", { name: "Shorten" }).click();
+
+    const link = page.getByRole("region", { name: "Your short link" }).getByRole("link").first();
+    shortUrl = (await link.textContent()) ?? "";
+    expect(shortUrl).toMatch(new RegExp(`^${app.url}/[a-z0-9]{6}$`));
+    code = shortUrl.slice(-6);
+    expect(await link.getAttribute("href")).toBe(shortUrl);
+
+    const qr = page.getByRole("img", { name: `QR code for ${shortUrl}` });
+    // naturalWidth is 0 until the PNG has loaded and decoded: a broken image stays at 0.
+    await expect.poll(() => qr.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await screenshot(page, "shorten");
+  });
+
+  test("the short link leads to the target page through a 302", async () => {
+    const response = await browser.page.goto(shortUrl);
+    expect(response?.url()).toBe(target.url);
+    expect(await browser.page.title()).toBe("Target page");
+    const redirect = response!.request().redirectedFrom();
+    expect(redirect?.url()).toBe(shortUrl);
+    expect((await redirect!.response())?.status()).toBe(302);
+  });
+
+  test("the stats page shows the click, the original URL, and the daily chart", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/#/stats/${code}`);
+    await expect.poll(() => page.locator(".clicks").textContent()).toBe("1");
+    expect(await page.getByRole("link", { name: target.url }).getAttribute("href")).toBe(target.url);
+    const chart = page.getByRole("img", { name: / created from / });
+    await expect.poll(() => chart.locator("rect").count()).toBe(30); // one bar a day, empty days too
+    // The analytics service counts the link when its event is delivered: reload until it has.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return chart.getAttribute("aria-label");
+      })
+      .toMatch(/^1 link created from .+; the most, 1, on \d{4}-\d{2}-\d{2}\.$/);
+    await screenshot(page, "stats");
+  });
+
+  test("signs up, logs in, sees a new link under my links, and logs out", async () => {
+    const { page } = browser;
+    const email = `ada-${Date.now()}@example.com`;
+    await page.goto(`${app.url}/#/signup`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByLabel("Age").fill("36");
+    await page.getByLabel("Password").fill("correct horse battery");
+    await screenshot(page, "signup");
+    await page.getByRole("button", { name: "Sign up" }).click();
+
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/login");
+    expect(await focusedText()).toBe("Log in"); // focus moved to the new page's heading
+    expect(await page.getByLabel("Email").inputValue()).toBe(email);
+    await page.getByLabel("Password").fill("correct horse battery");
+    await screenshot(page, "login");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect.poll(() => page.getByText("No links yet.").isVisible()).toBe(true);
+
+    await page.getByRole("navigation").getByRole("link", { name: "Shorten" }).click();
+    const mine = `${target.url}&mine=1`;
+    await page.getByLabel("Long URL").fill(mine);
+    await page.getByRole("button", { name: "Shorten" }).click();
+    const myShortUrl = await page.getByRole("region", { name: "Your short link" }).getByRole("link").first().textContent();
+
+    await page.getByRole("navigation").getByRole("link", { name: "My links" }).click();
+    await expect.poll(focusedText).toBe("My links");
+    const items = page.getByRole("listitem").filter({ hasText: mine });
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await items.getByRole("link").first().textContent()).toBe(myShortUrl);
+    // Only the signed-in user's links: the anonymous one shortened first is not among them.
+    expect(await page.getByRole("link", { name: shortUrl, exact: true }).count()).toBe(0);
+    await screenshot(page, "links");
+
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect.poll(() => page.getByRole("navigation").getByRole("link", { name: "Log in" }).isVisible()).toBe(true);
+    expect(await page.evaluate<number>("localStorage.length")).toBe(0);
+  });
+
+  test("a javascript: URL is refused with the error next to the field", async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    const field = page.getByLabel("Long URL");
+    await field.fill("javascript:alert(1)");
+    await page.getByRole("button", { name: "Shorten" }).click();
+    await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
+    const describedBy = await field.getAttribute("aria-describedby");
+    expect(await page.locator(`#${describedBy}`).textContent()).toBe("url must use http or https, not javascript");
+    expect(await page.getByRole("region", { name: "Your short link" }).count()).toBe(0);
+    await screenshot(page, "validation");
+  });
+});

@@ -1,0 +1,69 @@
+// The servers a browser test talks to: the real app as `npm start` runs it, and a page
+// for short links to point at.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { rmSync } from "node:fs";
+import { startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+
+export interface BrowserApp {
+  /** What the browser opens: localhost, the host of PUBLIC_BASE_URL, so short links and QR URLs are same-site. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on. */
+export async function startAppForBrowser(): Promise<BrowserApp> {
+  const dataDir = tempDataDir("browser-test-");
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  let app: RunningApp;
+  try {
+    app = await startApp({
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      DATABASE_NAME_PREFIX: "",
+      PORT: String(port),
+      PUBLIC_BASE_URL: url,
+      QR_CODES: "on",
+    });
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url,
+    async stop() {
+      await app.stop("SIGTERM"); // takes its embedded cluster down with it
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TargetServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A page for the short links to lead to, on 127.0.0.1: another host than the app's, as a real target is. */
+export async function startTargetServer(): Promise<TargetServer> {
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end("<!doctype html><title>Target page</title><h1>You arrived</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/landing?from=browser-test`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
