@@ -75,24 +75,29 @@ function defaultMethod(endpoint: EndpointMeta): string {
   return first === "*" ? "POST" : first;
 }
 
-/** Each path parameter as a leading argument; a wildcard is one string holding the rest of the path. */
+/**
+ * Each path parameter as a leading argument. A wildcard is its segments as an array, as
+ * Encore's client takes it (even though the handler gets one string), so front ends
+ * written against Encore's client call it the same way.
+ */
 function pathArguments(endpoint: EndpointMeta, types: TypeWriter, ns: string): string[] {
   const schemas = (endpoint.request?.path?.["properties"] ?? {}) as Record<string, JSONSchema>;
   return endpoint.pathParams.map((param) => {
     const schema = schemas[param.name];
-    const type = schema && !param.wildcard ? types.type(withoutDoc(schema), ns, 2) : "string";
+    if (param.wildcard) return `${argumentName(param.name)}: string[]`;
+    const type = schema ? types.type(withoutDoc(schema), ns, 2) : "string";
     return `${argumentName(param.name)}: ${type}`;
   });
 }
 
-/** The route with each parameter encoded; a wildcard's segments are encoded one by one, its slashes kept. */
+/** The route with each parameter encoded; a wildcard's segments are encoded one by one and joined with slashes. */
 function routeTemplate(endpoint: EndpointMeta): string {
   const segments = endpoint.path.split("/").map((segment) => {
     const kind = segment[0];
     if (kind !== ":" && kind !== "*" && kind !== "!") return segment.replace(/[`\\$]/g, (c) => `\\${c}`);
     const arg = argumentName(segment.slice(1));
     if (kind === ":") return `\${encodeURIComponent(${arg})}`;
-    return `\${${arg}.split("/").map(encodeURIComponent).join("/")}`;
+    return `\${${arg}.map(encodeURIComponent).join("/")}`;
   });
   return segments.join("/");
 }

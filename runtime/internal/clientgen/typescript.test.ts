@@ -78,9 +78,9 @@ describe("the TypeScript client", () => {
     expect(method(code, "rename")).toContain('callTypedAPI("PUT", `/items/${encodeURIComponent(id)}/name`, JSON.stringify(params))');
   });
 
-  it("splits a wildcard on / and encodes each segment", () => {
-    expect(method(code, "file")).toContain('public async file(path: string)');
-    expect(method(code, "file")).toContain('`/files/${path.split("/").map(encodeURIComponent).join("/")}`');
+  it("takes a wildcard as its segments, as Encore's client does, and encodes each one", () => {
+    expect(method(code, "file")).toContain('public async file(path: string[])');
+    expect(method(code, "file")).toContain('`/files/${path.map(encodeURIComponent).join("/")}`');
   });
 
   it("sends Query fields and GET fields in the query string, Header fields as headers, the rest as the JSON body", () => {
