@@ -85,6 +85,13 @@ describe("applySubprotocolHeaders", () => {
     expect(req.headers).toMatchObject({ authorization: "Bearer own", "x-tag": "one, two", "sec-websocket-protocol": "encore-ws" });
   });
 
+  it("drops X-Forwarded-For: the client's address is not the client's to say", () => {
+    const req = request(["X-Forwarded-For", "10.0.0.1", "Sec-WebSocket-Protocol", `encore-ws, ${entry({ "X-Forwarded-For": "6.6.6.6", a: "1" })}`]);
+    applySubprotocolHeaders(req);
+    expect(req.headers).toMatchObject({ "x-forwarded-for": "10.0.0.1", a: "1" });
+    expect(req.rawHeaders).toEqual(["X-Forwarded-For", "10.0.0.1", "Sec-WebSocket-Protocol", "encore-ws", "a", "1"]);
+  });
+
   it("leaves a request without entries untouched, and changes nothing when it refuses", () => {
     const plain = ["Sec-WebSocket-Protocol", "encore-ws"];
     const req = request([...plain]);

@@ -70,7 +70,8 @@ export function decodeHeaderEntry(payload: string): [string, string][] {
 /**
  * Moves the `encore.dev.headers.*` entries of a WebSocket handshake's subprotocol list into
  * its headers, as Encore's gateway does: each decoded header is added as if the request had
- * carried it (after any it carries, so a header it sent itself comes first), and the entries
+ * carried it (after any it carries, so a header it sent itself comes first; X-Forwarded-For
+ * is dropped), and the entries
  * leave the subprotocol list, so one is never agreed to. A request without such entries is
  * left untouched. Throws `invalid_argument`, changing nothing, when an entry is malformed or
  * names a forbidden header.
@@ -107,6 +108,10 @@ export function applySubprotocolHeaders(req: IncomingMessage): void {
     delete headers[PROTOCOL_HEADER];
   }
   for (const [name, value] of added) {
+    // The client's address is the server's to say: Encore's gateway appends the peer's after the
+    // decoded headers, so a value sent this way never counts. Dropped here, where the last entry
+    // counts behind a trusted proxy.
+    if (name === "x-forwarded-for") continue;
     rebuilt.push(name, value);
     const existing = headers[name];
     if (existing === undefined) headers[name] = name === "set-cookie" ? [value] : value;
