@@ -39,8 +39,9 @@ type Handshake = (req: IncomingMessage, socket: Duplex, head: Buffer, routeParam
  * checked as any other: the auth step first, then path, query and header parameters;
  * a handshake that fails is answered in Encore's error format, with its status, and
  * never upgraded. Headers that Encore's clients send inside the subprotocol list
- * (`encore.dev.headers.*`) become request headers first, as Encore's gateway makes them. Null when the app has no exposed stream endpoints: the server then
- * listens to no upgrade at all.
+ * (`encore.dev.headers.*`) become request headers first, as Encore's gateway makes
+ * them. Null when the app has no exposed stream endpoints: the server then listens to
+ * no upgrade at all.
  */
 export function streamUpgrades(endpoints: readonly Endpoint[], ctx: RouteContext, isClosing: () => boolean): StreamUpgrades | null {
   const streams = endpoints.filter((e) => e.meta.kind === "stream");
