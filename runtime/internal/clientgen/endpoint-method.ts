@@ -13,12 +13,13 @@ export interface RenderedMethod {
   readonly usesMakeRecord: boolean;
 }
 
-/** A typed or raw endpoint as a method of its service's client (streams are refused before this). */
+/** A typed, raw or stream endpoint as a method of its service's client. */
 export function endpointMethod(endpoint: EndpointMeta, types: TypeWriter, ns: string): RenderedMethod {
   const name = identifier(endpoint.name);
   const pathArgs = pathArguments(endpoint, types, ns);
   const route = routeTemplate(endpoint);
   const doc = docBlock(endpoint.doc, I2);
+  if (endpoint.kind === "stream") return streamMethod(endpoint, types, ns, { name, pathArgs, route, doc });
   if (endpoint.kind === "raw") {
     const methods = endpoint.methods.includes("*") ? "string" : endpoint.methods.map(quote).join(" | ");
     const args = [`method: ${methods}`, ...pathArgs, `body?: RequestInit["body"]`, "options?: CallParameters"].join(", ");
@@ -67,6 +68,47 @@ export function endpointMethod(endpoint: EndpointMeta, types: TypeWriter, ns: st
   const bodyCode = lines.map((line) => (line === "" ? "" : indentLines(line, I3))).join("\n");
   const code = `${doc}${I2}public async ${name}(${args.join(", ")}): Promise<${response}> {\n${bodyCode}\n${I2}}\n`;
   return { name, code, usesMakeRecord: headers.length > 0 || query.length > 0 };
+}
+
+/**
+ * A stream endpoint as Encore's client has it: path parameters, then `params` with the
+ * handshake's other fields (headers, and the query string for the rest), answering the
+ * open stream. The client's classes are named from its side: the server's api.streamOut
+ * is a StreamIn (the client reads), api.streamIn a StreamOut (the client writes, then
+ * gets the response), api.streamInOut a StreamInOut.
+ */
+function streamMethod(
+  endpoint: EndpointMeta,
+  types: TypeWriter,
+  ns: string,
+  parts: { name: string; pathArgs: readonly string[]; route: string; doc: string },
+): RenderedMethod {
+  const request = endpoint.request;
+  const fields = request ? request.fields.filter((f) => f.location !== "path") : [];
+  const args = [...parts.pathArgs];
+  if (request && fields.length > 0) args.push(`params: ${types.type(paramsSchema(request, fields), ns, 2)}`);
+  const stream = endpoint.stream;
+  const message = (schema: JSONSchema | null | undefined, indent: number) => (schema ? types.type(schema, ns, indent) : "void");
+  const direction = stream?.direction ?? "inout";
+  const create = direction === "out" ? "createStreamIn" : direction === "in" ? "createStreamOut" : "createStreamInOut";
+  const typeArgs = (indent: number): string[] =>
+    direction === "out" ? [message(stream?.outgoing, indent)] : [message(stream?.incoming, indent), message(stream?.outgoing, indent)];
+  const className = create.slice("create".length);
+
+  const lines: string[] = [];
+  const headers = fields.filter((f) => f.location === "header");
+  // A handshake has no body: what is not a header or in the path travels in the query string.
+  const query = fields.filter((f) => f.location !== "header");
+  if (headers.length > 0 || query.length > 0) lines.push("// Convert our params into the objects we need for the request");
+  if (headers.length > 0) lines.push(`const headers = makeRecord<string>(${record(headers, request!, "header")})`, "");
+  if (query.length > 0) lines.push(`const query = makeRecord<string | string[]>(${record(query, request!, "query")})`, "");
+  const extras = [headers.length > 0 ? "headers" : "", query.length > 0 ? "query" : ""].filter(Boolean);
+  const callArgs = [`\`${parts.route}\``, ...(extras.length > 0 ? [`{ ${extras.join(", ")} }`] : [])];
+  lines.push(`return await this.baseClient.${create}<${typeArgs(0).join(", ")}>(${callArgs.join(", ")})`);
+  const bodyCode = lines.map((line) => (line === "" ? "" : indentLines(line, I3))).join("\n");
+  const returns = `${className}<${typeArgs(2).join(", ")}>`;
+  const code = `${parts.doc}${I2}public async ${parts.name}(${args.join(", ")}): Promise<${returns}> {\n${bodyCode}\n${I2}}\n`;
+  return { name: parts.name, code, usesMakeRecord: extras.length > 0 };
 }
 
 /** Encore's choice of method for the call: the first one, POST for "any method". */

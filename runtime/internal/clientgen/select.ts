@@ -20,15 +20,13 @@ export class ClientGenError extends Error {
 
 export interface SelectedService {
   readonly service: ServiceMeta;
-  /** Its exposed typed and raw endpoints that pass the tag filters, sorted by name as Encore sorts them. */
+  /** Its exposed typed, raw and stream endpoints that pass the tag filters, sorted by name as Encore sorts them. */
   readonly endpoints: readonly EndpointMeta[];
 }
 
 /**
  * The services the client has a member for: those selected that have an exposed endpoint
- * (internal and static endpoints are left out, as Encore leaves them out). Streaming
- * endpoints are refused: Encore's clients send a stream's headers (and the auth handler's)
- * inside the WebSocket subprotocol, which this runtime's server does not read.
+ * (internal and static endpoints are left out, as Encore leaves them out).
  */
 export function selectServices(meta: AppMeta, filters: ClientFilters): SelectedService[] {
   const known = new Set(meta.services.map((s) => s.name));
@@ -47,14 +45,6 @@ export function selectServices(meta: AppMeta, filters: ClientFilters): SelectedS
     const exposed = service.endpoints.filter((e) => e.expose && e.kind !== "static");
     if (!included.has(service.name) || exposed.length === 0) continue;
     const endpoints = exposed.filter((e) => tagsAllow(e, filters)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const stream = endpoints.find((e) => e.kind === "stream");
-    if (stream) {
-      throw new ClientGenError(
-        `endpoint ${stream.service}.${stream.name} is a streaming endpoint, which generated clients do not support with this runtime ` +
-          `(Encore's clients pass a stream's headers in the WebSocket subprotocol, which its server does not read); ` +
-          `leave it out with --excluded-services=${stream.service} or with --excluded-tags`,
-      );
-    }
     selected.push({ service, endpoints });
   }
   return selected;

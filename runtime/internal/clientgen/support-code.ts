@@ -9,6 +9,11 @@ export interface SupportOptions {
   readonly auth: { readonly type: string; readonly encode: string } | null;
   /** Whether generated methods use makeRecord (it is written only then, for `noUnusedLocals`). */
   readonly usesMakeRecord: boolean;
+  /**
+   * Whether the client has stream endpoints: the WebSocket classes are written only then,
+   * so that a client without streams needs no WebSocket type (a Node program without DOM).
+   */
+  readonly streams: boolean;
 }
 
 /** The top of the file: header, base URLs. */
@@ -145,7 +150,7 @@ function encodeQuery(parts: Record<string, string | string[]>): string {
     }
     return pairs.join("&")
 }
-${makeRecord}
+${makeRecord}${options.streams ? STREAM_CLASSES : ""}
 class BaseClient {
     readonly baseURL: string
     readonly fetcher: Fetcher
@@ -166,7 +171,7 @@ class BaseClient {
         // The global fetch is looked up at each call, so that it can be replaced after the client is made
         this.fetcher = options.fetcher ?? ((input, init) => fetch(input, init))${authSetup}
     }
-${getAuthData}
+${getAuthData}${options.streams ? STREAM_FACTORIES : ""}
     // callTypedAPI makes an API call, defaulting content type to "application/json"
     public async callTypedAPI(method: string, path: string, body?: RequestInit["body"], params?: CallParameters): Promise<Response> {
         return this.callAPI(method, path, body, {
@@ -281,3 +286,280 @@ ${codes}
 }
 `;
 }
+
+/**
+ * The classes of an open stream, in the shape of Encore's client (StreamIn, StreamOut,
+ * StreamInOut over a WebSocketConnection, the headers sent in the subprotocol list), and
+ * beyond it: a handshake the server refuses, or a connection lost, is an error the caller
+ * gets from send(), response() and the iteration, rather than a wait that never ends.
+ */
+const STREAM_CLASSES = `
+// Browsers cannot set a WebSocket's headers: they travel as an extra subprotocol,
+// "encore.dev.headers." and the headers as JSON in base64url, which the server reads back.
+function encodeWebSocketHeaders(headers: Record<string, string>): string {
+    // Non-ASCII characters escaped, so that btoa takes the text
+    const json = JSON.stringify(headers).replace(/[\\u007f-\\uffff]/g, (c) => "\\\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"))
+    const base64url = btoa(json).replace(/=+$/, "").replace(/\\+/g, "-").replace(/\\//g, "_")
+    return "encore.dev.headers." + base64url
+}
+
+// StreamClosedError is what a stream's methods throw when its connection is gone: the server
+// refused the handshake (a browser is not told why), could not be reached, or closed the stream.
+export class StreamClosedError extends Error {
+    /** The WebSocket close code (1006 when the connection failed), or undefined while it is not closed */
+    public readonly closeCode?: number
+
+    constructor(message: string, closeCode?: number) {
+        super(message)
+        Object.defineProperty(this, "name", { value: "StreamClosedError", enumerable: false, configurable: true })
+        this.closeCode = closeCode
+    }
+}
+
+class WebSocketConnection {
+    public ws: WebSocket
+
+    private hasUpdateHandlers: (() => void)[] = []
+    private opened = false
+    private closeCode: number | undefined
+    private closeReason = ""
+    private errorMessage = ""
+
+    constructor(url: string, headers?: Record<string, string>) {
+        const protocols = ["encore-ws"]
+        if (headers && Object.keys(headers).length > 0) {
+            protocols.push(encodeWebSocketHeaders(headers))
+        }
+
+        this.ws = new WebSocket(url, protocols)
+
+        this.on("open", () => {
+            this.opened = true
+            this.resolveHasUpdateHandlers()
+        })
+
+        this.on("error", (event) => {
+            // Browsers give no detail; other implementations (Node's ws) say what failed
+            if (typeof event?.message === "string") this.errorMessage = event.message
+            this.resolveHasUpdateHandlers()
+        })
+
+        this.on("close", (event) => {
+            this.closeCode = typeof event?.code === "number" ? event.code : 1006
+            this.closeReason = typeof event?.reason === "string" ? event.reason : ""
+            this.resolveHasUpdateHandlers()
+        })
+    }
+
+    resolveHasUpdateHandlers() {
+        const handlers = this.hasUpdateHandlers
+        this.hasUpdateHandlers = []
+
+        for (const handler of handlers) {
+            handler()
+        }
+    }
+
+    // hasUpdate resolves once something happens: a message, the socket opening, an error or the close
+    async hasUpdate(): Promise<void> {
+        await new Promise<void>((resolve) => {
+            this.hasUpdateHandlers.push(() => resolve())
+        })
+    }
+
+    // closed is true once the socket is closed
+    get closed(): boolean {
+        return this.ws.readyState === WebSocket.CLOSED
+    }
+
+    // failure is the error for a socket that closed before it opened, or undefined
+    failure(): StreamClosedError | undefined {
+        if (this.opened || !this.closed) return undefined
+        const detail = [this.errorMessage, this.closeReason].filter((s) => s !== "").join(": ")
+        return new StreamClosedError(
+            \`the stream could not be opened: the server refused the handshake or could not be reached\${detail ? \` (\${detail})\` : ""}\`,
+            this.closeCode,
+        )
+    }
+
+    // closedError is the error for using a socket that is closed
+    closedError(): StreamClosedError {
+        return this.failure() ?? new StreamClosedError(\`the stream is closed (code \${this.closeCode ?? 1006}\${this.closeReason ? \`: \${this.closeReason}\` : ""})\`, this.closeCode)
+    }
+
+    // opening resolves when the socket is open, and throws if it closes first
+    async opening(): Promise<void> {
+        while (this.ws.readyState === WebSocket.CONNECTING) await this.hasUpdate()
+        if (this.ws.readyState !== WebSocket.OPEN) throw this.closedError()
+    }
+
+    on(type: "error" | "close" | "message" | "open", handler: (event: any) => void) {
+        this.ws.addEventListener(type, handler)
+    }
+
+    off(type: "error" | "close" | "message" | "open", handler: (event: any) => void) {
+        this.ws.removeEventListener(type, handler)
+    }
+
+    close() {
+        this.ws.close()
+    }
+}
+
+// StreamInOut is a stream both ways: send() messages, and iterate (or next()) the server's
+export class StreamInOut<Request, Response> {
+    public socket: WebSocketConnection
+    private buffer: Response[] = []
+
+    constructor(url: string, headers?: Record<string, string>) {
+        this.socket = new WebSocketConnection(url, headers)
+        this.socket.on("message", (event: any) => {
+            this.buffer.push(JSON.parse(event.data))
+            this.socket.resolveHasUpdateHandlers()
+        })
+    }
+
+    close() {
+        this.socket.close()
+    }
+
+    // send waits for the socket to open; it throws StreamClosedError when the stream is closed
+    async send(msg: Request): Promise<void> {
+        await this.socket.opening()
+        this.socket.ws.send(JSON.stringify(msg))
+    }
+
+    // next is the next message, or undefined once the server has closed the stream
+    async next(): Promise<Response | undefined> {
+        for await (const next of this) return next
+        return undefined
+    }
+
+    // Iterating ends when the server closes the stream; it throws StreamClosedError when it never opened
+    async *[Symbol.asyncIterator](): AsyncGenerator<Response, undefined, void> {
+        while (true) {
+            if (this.buffer.length > 0) {
+                yield this.buffer.shift() as Response
+            } else {
+                const failure = this.socket.failure()
+                if (failure) throw failure
+                if (this.socket.closed) return undefined
+                await this.socket.hasUpdate()
+            }
+        }
+    }
+}
+
+// StreamIn is a stream from the server: iterate it (or next()) for its messages
+export class StreamIn<Response> {
+    public socket: WebSocketConnection
+    private buffer: Response[] = []
+
+    constructor(url: string, headers?: Record<string, string>) {
+        this.socket = new WebSocketConnection(url, headers)
+        this.socket.on("message", (event: any) => {
+            this.buffer.push(JSON.parse(event.data))
+            this.socket.resolveHasUpdateHandlers()
+        })
+    }
+
+    close() {
+        this.socket.close()
+    }
+
+    // next is the next message, or undefined once the server has closed the stream
+    async next(): Promise<Response | undefined> {
+        for await (const next of this) return next
+        return undefined
+    }
+
+    // Iterating ends when the server closes the stream; it throws StreamClosedError when it never opened
+    async *[Symbol.asyncIterator](): AsyncGenerator<Response, undefined, void> {
+        while (true) {
+            if (this.buffer.length > 0) {
+                yield this.buffer.shift() as Response
+            } else {
+                const failure = this.socket.failure()
+                if (failure) throw failure
+                if (this.socket.closed) return undefined
+                await this.socket.hasUpdate()
+            }
+        }
+    }
+}
+
+// StreamOut is a stream to the server: send() messages, then await its response()
+export class StreamOut<Request, Response> {
+    public socket: WebSocketConnection
+    private responseValue: Promise<Response>
+
+    constructor(url: string, headers?: Record<string, string>) {
+        let resolveResponse: (value: Response) => void = () => {}
+        let rejectResponse: (err: unknown) => void = () => {}
+        this.responseValue = new Promise<Response>((resolve, reject) => {
+            resolveResponse = resolve
+            rejectResponse = reject
+        })
+        // Not a failure of its own until someone awaits it
+        this.responseValue.catch(() => {})
+
+        this.socket = new WebSocketConnection(url, headers)
+        this.socket.on("message", (event: any) => {
+            resolveResponse(JSON.parse(event.data))
+        })
+        this.socket.on("close", (event: any) => {
+            // Closed without a response: normally for an endpoint that returns nothing, else an error
+            if (this.socket.failure() === undefined && event?.code === 1000) resolveResponse(undefined as Response)
+            else rejectResponse(this.socket.closedError())
+        })
+    }
+
+    // response is the server's response, sent when its handler returns
+    async response(): Promise<Response> {
+        return this.responseValue
+    }
+
+    close() {
+        this.socket.close()
+    }
+
+    // send waits for the socket to open; it throws StreamClosedError when the stream is closed
+    async send(msg: Request): Promise<void> {
+        await this.socket.opening()
+        this.socket.ws.send(JSON.stringify(msg))
+    }
+}
+`;
+
+/** BaseClient's methods that open streams. */
+const STREAM_FACTORIES = `
+    // The WebSocket URL (http made ws, https wss) and the headers of a stream's handshake, with the auth handler's parameters
+    private async streamHandshake(path: string, params?: CallParameters): Promise<[string, Record<string, string> | undefined]> {
+        let { query, headers } = params ?? {}
+        const authData = await this.getAuthData()
+        if (authData) {
+            if (authData.query) query = { ...query, ...authData.query }
+            if (authData.headers) headers = { ...headers, ...authData.headers }
+        }
+        const queryString = query && Object.keys(query).length > 0 ? "?" + encodeQuery(query) : ""
+        return [this.baseURL.replace(/^http(s?):/, "ws$1:") + path + queryString, headers]
+    }
+
+    // createStreamInOut opens a stream to an api.streamInOut endpoint
+    async createStreamInOut<Request, Response>(path: string, params?: CallParameters): Promise<StreamInOut<Request, Response>> {
+        const [url, headers] = await this.streamHandshake(path, params)
+        return new StreamInOut(url, headers)
+    }
+
+    // createStreamIn opens a stream from an api.streamOut endpoint
+    async createStreamIn<Response>(path: string, params?: CallParameters): Promise<StreamIn<Response>> {
+        const [url, headers] = await this.streamHandshake(path, params)
+        return new StreamIn(url, headers)
+    }
+
+    // createStreamOut opens a stream to an api.streamIn endpoint
+    async createStreamOut<Request, Response>(path: string, params?: CallParameters): Promise<StreamOut<Request, Response>> {
+        const [url, headers] = await this.streamHandshake(path, params)
+        return new StreamOut(url, headers)
+    }
+`;

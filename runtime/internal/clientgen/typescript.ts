@@ -40,7 +40,8 @@ export function typescriptClient(meta: AppMeta, appSlug: string, filters: Client
     if (!serviceNames.has(ns)) parts.push(namespaceCode(ns, null, decls, "", style));
   }
   const usesMakeRecord = authEncode !== "" || [...methods.values()].some((list) => list.some((m) => m.usesMakeRecord));
-  parts.push(supportCode({ appSlug, auth: authType ? { type: authType, encode: authEncode } : null, usesMakeRecord }));
+  const streams = selected.some(({ endpoints }) => endpoints.some((e) => e.kind === "stream"));
+  parts.push(supportCode({ appSlug, auth: authType ? { type: authType, encode: authEncode } : null, usesMakeRecord, streams }));
   return parts.join("\n");
 }
 

@@ -13,6 +13,7 @@ import { closeGoingAway, websocketTransport } from "../streams/ws-transport.ts";
 import { compileAuthStep } from "./auth.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
+import { applySubprotocolHeaders } from "./websocket-headers.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder } from "./request.ts";
 import { toFastifyPath, type RouteContext } from "./routes.ts";
@@ -37,8 +38,10 @@ type Handshake = (req: IncomingMessage, socket: Duplex, head: Buffer, routeParam
  * Serves the exposed stream endpoints over WebSocket. The handshake is a GET request
  * checked as any other: the auth step first, then path, query and header parameters;
  * a handshake that fails is answered in Encore's error format, with its status, and
- * never upgraded. Null when the app has no exposed stream endpoints: the server then
- * listens to no upgrade at all.
+ * never upgraded. Headers that Encore's clients send inside the subprotocol list
+ * (`encore.dev.headers.*`) become request headers first, as Encore's gateway makes
+ * them. Null when the app has no exposed stream endpoints: the server then listens to
+ * no upgrade at all.
  */
 export function streamUpgrades(endpoints: readonly Endpoint[], ctx: RouteContext, isClosing: () => boolean): StreamUpgrades | null {
   const streams = endpoints.filter((e) => e.meta.kind === "stream");
@@ -56,6 +59,12 @@ export function streamUpgrades(endpoints: readonly Endpoint[], ctx: RouteContext
       socket.on("error", () => {}); // a client that resets mid-handshake; nothing to answer
       const refuse = (err: unknown) => refuseUpgrade(socket, req, err, ctx.exposeInternalErrors);
       if (isClosing()) return refuse(APIError.unavailable("the server is shutting down"));
+      // Headers a browser client sent in the subprotocol list, before anything reads the headers.
+      try {
+        applySubprotocolHeaders(req);
+      } catch (err) {
+        return refuse(err);
+      }
       const url = req.url ?? "/";
       const queryAt = url.indexOf("?");
       const found = router.find(req.method as HTTPMethod, queryAt === -1 ? url : url.slice(0, queryAt));

@@ -183,6 +183,38 @@ describe("the handshake", () => {
   });
 });
 
+describe("headers in the subprotocol list, as Encore's clients send them", () => {
+  const entry = (headers: Record<string, string>) => `encore.dev.headers.${Buffer.from(JSON.stringify(headers)).toString("base64url")}`;
+
+  test("fill the handshake's Header fields; only encore-ws is agreed to", async () => {
+    const s = await open(`${server.base}/rooms/lobby/ticks?limit=1`, {}, ["encore-ws", entry({ "X-Nick": "bob" })]);
+    expect(s.ws.protocol).toBe("encore-ws");
+    await s.closed;
+    expect(s.messages).toEqual([{ room: "lobby", n: 1, nick: "bob" }]);
+  });
+
+  test("carry the auth handler's Authorization header", async () => {
+    const s = await open(`${server.base}/whoami`, {}, ["encore-ws", entry({ authorization: "Bearer alice" })]);
+    await s.closed;
+    expect(s.messages).toEqual([{ text: "alice", seq: 1 }]);
+    expect(await refusal(`${server.base}/whoami`, { "Sec-WebSocket-Protocol": `encore-ws, ${entry({ authorization: "Bearer mallory" })}` })).toEqual({
+      status: 401,
+      body: { code: "unauthenticated", message: "invalid token", details: null },
+    });
+  });
+
+  test("are refused with 400 invalid_argument when malformed, or when they set a header a browser may not", async () => {
+    expect(await refusal(`${server.base}/echo`, { "Sec-WebSocket-Protocol": "encore-ws, encore.dev.headers.e30=" })).toMatchObject({
+      status: 400,
+      body: { code: "invalid_argument", message: expect.stringMatching(/^invalid headers in the WebSocket subprotocol/) },
+    });
+    expect(await refusal(`${server.base}/echo`, { "Sec-WebSocket-Protocol": `encore-ws, ${entry({ Cookie: "a=b" })}` })).toEqual({
+      status: 400,
+      body: { code: "invalid_argument", message: 'header "cookie" may not be set through the WebSocket subprotocol', details: null },
+    });
+  });
+});
+
 describe("calls through ~encore/clients", () => {
   test("open an in-process stream: handshake validated, messages both ways, internal endpoints reachable", async () => {
     const stream = await streamInOut("chat", "internalEcho", { prefix: "> " });
