@@ -171,7 +171,15 @@ class BaseClient {
         // The global fetch is looked up at each call, so that it can be replaced after the client is made
         this.fetcher = options.fetcher ?? ((input, init) => fetch(input, init))${authSetup}
     }
-${getAuthData}${options.streams ? STREAM_FACTORIES : ""}
+${getAuthData}
+    // The path with its query string, and the headers, with the auth handler's parameters added when the client has them
+    private async withAuth(path: string, query?: Record<string, string | string[]>, headers?: Record<string, string>): Promise<[string, Record<string, string> | undefined]> {
+        const authData = await this.getAuthData()
+        if (authData?.query) query = { ...query, ...authData.query }
+        const queryString = query && Object.keys(query).length > 0 ? "?" + encodeQuery(query) : ""
+        return [path + queryString, authData?.headers ? { ...headers, ...authData.headers } : headers]
+    }
+${options.streams ? STREAM_FACTORIES : ""}
     // callTypedAPI makes an API call, defaulting content type to "application/json"
     public async callTypedAPI(method: string, path: string, body?: RequestInit["body"], params?: CallParameters): Promise<Response> {
         return this.callAPI(method, path, body, {
@@ -182,24 +190,10 @@ ${getAuthData}${options.streams ? STREAM_FACTORIES : ""}
 
     // callAPI is used by each generated API method to actually make the request
     public async callAPI(method: string, path: string, body?: RequestInit["body"], params?: CallParameters): Promise<Response> {
-        let { query, headers, ...rest } = params ?? {}
-        const init: RequestInit & { headers: Record<string, string> } = {
-            ...this.requestInit,
-            ...rest,
-            method,
-            body: body ?? null,
-            headers: { ...this.headers, ...this.requestInit.headers, ...headers },
-        }
-
-        // The auth handler's parameters, when the client has them, go in the query string and the headers
-        const authData = await this.getAuthData()
-        if (authData) {
-            if (authData.query) query = { ...query, ...authData.query }
-            if (authData.headers) init.headers = { ...init.headers, ...authData.headers }
-        }
-
-        const queryString = query && Object.keys(query).length > 0 ? "?" + encodeQuery(query) : ""
-        const response = await this.fetcher(this.baseURL + path + queryString, init)
+        const { query, headers, ...rest } = params ?? {}
+        const [target, withAuth] = await this.withAuth(path, query, { ...this.headers, ...this.requestInit.headers, ...headers })
+        const init: RequestInit = { ...this.requestInit, ...rest, method, body: body ?? null, headers: withAuth }
+        const response = await this.fetcher(this.baseURL + target, init)
 
         if (!response.ok) {
             // The error as the server describes it: {code, message, details}; else what can be read of the body
@@ -535,14 +529,8 @@ export class StreamOut<Request, Response> {
 const STREAM_FACTORIES = `
     // The WebSocket URL (http made ws, https wss) and the headers of a stream's handshake, with the auth handler's parameters
     private async streamHandshake(path: string, params?: CallParameters): Promise<[string, Record<string, string> | undefined]> {
-        let { query, headers } = params ?? {}
-        const authData = await this.getAuthData()
-        if (authData) {
-            if (authData.query) query = { ...query, ...authData.query }
-            if (authData.headers) headers = { ...headers, ...authData.headers }
-        }
-        const queryString = query && Object.keys(query).length > 0 ? "?" + encodeQuery(query) : ""
-        return [this.baseURL.replace(/^http(s?):/, "ws$1:") + path + queryString, headers]
+        const [target, headers] = await this.withAuth(path, params?.query, params?.headers)
+        return [this.baseURL.replace(/^http(s?):/, "ws$1:") + target, headers]
     }
 
     // createStreamInOut opens a stream to an api.streamInOut endpoint
