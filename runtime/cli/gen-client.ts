@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
-import { ClientGenError, generateClient } from "../internal/clientgen/mod.ts";
+import { ClientGenError, generateClient, unknownService } from "../internal/clientgen/mod.ts";
 import { ParseError } from "../internal/parser/mod.ts";
 import { CLIENT_USAGE, parseClientArgs } from "./gen-client-args.ts";
 
@@ -17,10 +17,10 @@ if (parsed === null) {
   try {
     // The app as `gen` reads it: parsed again only when its sources changed.
     const { meta } = generate(appRoot);
-    const known = new Set(meta.services.map((s) => s.name));
-    const unknown = [...parsed.services, ...parsed.excludedServices].find((name) => name !== "*" && !known.has(name));
-    if (unknown !== undefined) {
-      usageError(`unknown service "${unknown}" (the app's services: ${[...known].sort().join(", ") || "none"})`);
+    // A misspelt service is a usage error (exit 2), as an unknown flag is.
+    const unknown = unknownService(meta, parsed);
+    if (unknown !== null) {
+      usageError(unknown);
     } else {
       const code = generateClient(meta, { ...parsed, appSlug: meta.appId || path.basename(appRoot) });
       if (parsed.output === null) {

@@ -4,7 +4,7 @@ import { openAPIDocument } from "./openapi.ts";
 import type { ClientFilters } from "./select.ts";
 import { typescriptClient } from "./typescript.ts";
 
-export { ClientGenError, type ClientFilters } from "./select.ts";
+export { ClientGenError, unknownService, type ClientFilters } from "./select.ts";
 
 export const CLIENT_LANGS = ["typescript", "javascript", "openapi"] as const;
 export type ClientLang = (typeof CLIENT_LANGS)[number];

@@ -29,12 +29,9 @@ export interface SelectedService {
  * (internal and static endpoints are left out, as Encore leaves them out).
  */
 export function selectServices(meta: AppMeta, filters: ClientFilters): SelectedService[] {
+  const unknown = unknownService(meta, filters);
+  if (unknown !== null) throw new ClientGenError(unknown);
   const known = new Set(meta.services.map((s) => s.name));
-  for (const name of [...(filters.services ?? []), ...(filters.excludedServices ?? [])]) {
-    if (name !== "*" && !known.has(name)) {
-      throw new ClientGenError(`unknown service "${name}" (the app's services: ${[...known].sort().join(", ") || "none"})`);
-    }
-  }
   const included = !filters.services || filters.services.length === 0 || filters.services.includes("*")
     ? known
     : new Set(filters.services);
@@ -55,4 +52,11 @@ function tagsAllow(endpoint: EndpointMeta, filters: ClientFilters): boolean {
   if (endpoint.tags.some((t) => filters.excludedTags?.includes(t))) return false;
   if (!filters.tags || filters.tags.length === 0) return true;
   return endpoint.tags.some((t) => filters.tags?.includes(t));
+}
+
+/** What is wrong when the filters name a service the app does not have; null when they name none. */
+export function unknownService(meta: AppMeta, filters: ClientFilters): string | null {
+  const known = new Set(meta.services.map((s) => s.name));
+  const name = [...(filters.services ?? []), ...(filters.excludedServices ?? [])].find((n) => n !== "*" && !known.has(n));
+  return name === undefined ? null : `unknown service "${name}" (the app's services: ${[...known].sort().join(", ") || "none"})`;
 }
