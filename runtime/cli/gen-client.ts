@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
+import { appName } from "../internal/meta/app-name.ts";
 import { ClientGenError, generateClient, unknownService } from "../internal/clientgen/mod.ts";
 import { ParseError } from "../internal/parser/mod.ts";
 import { CLIENT_USAGE, parseClientArgs } from "./gen-client-args.ts";
@@ -22,7 +23,7 @@ if (parsed === null) {
     if (unknown !== null) {
       usageError(unknown);
     } else {
-      const code = generateClient(meta, { ...parsed, appSlug: meta.appId || path.basename(appRoot) });
+      const code = generateClient(meta, { ...parsed, appSlug: appName(meta, appRoot) });
       if (parsed.output === null) {
         process.stdout.write(code);
       } else {

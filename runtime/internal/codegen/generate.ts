@@ -3,6 +3,7 @@ import path from "node:path";
 import { runtimeDir } from "../config/app-root.ts";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
+import { appName } from "../meta/app-name.ts";
 import type { AppMeta } from "../meta/types.ts";
 import { renderAuth, renderClients, renderHandlers } from "./render.ts";
 import { sourcesDigest } from "./sources-digest.mjs";
@@ -31,7 +32,7 @@ export function generate(appRoot: string, opts: { force?: boolean } = {}): Gener
   rmSync(out, { recursive: true, force: true });
   const files = [
     { path: "internal/meta.json", content: JSON.stringify(meta, null, 2) + "\n" },
-    { path: "openapi.json", content: JSON.stringify(toOpenAPI(meta, path.basename(appRoot)), null, 2) + "\n" },
+    { path: "openapi.json", content: JSON.stringify(toOpenAPI(meta, appName(meta, appRoot)), null, 2) + "\n" },
     renderHandlers(meta),
     ...renderClients(meta),
     renderAuth(meta),

@@ -1,9 +1,9 @@
 // GET /openapi.json on a real server: answered only when SERVE_OPENAPI=on asks for it.
 import type { FastifyInstance } from "fastify";
-import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { appRoot } from "../config/app-root.ts";
 import { config } from "../config/mod.ts";
+import { appName } from "../meta/app-name.ts";
 import { parseApp } from "../parser/mod.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
 import { buildServer } from "./app.ts";
@@ -23,7 +23,7 @@ describe("GET /openapi.json", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
     const doc = res.json() as { openapi: string; paths: Record<string, unknown> };
-    expect(doc).toEqual(JSON.parse(JSON.stringify(toOpenAPI(meta, path.basename(appRoot)))));
+    expect(doc).toEqual(JSON.parse(JSON.stringify(toOpenAPI(meta, appName(meta, appRoot)))));
     expect(doc.paths["/shorten"]).toBeDefined();
   });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import path from "node:path";
+import { appName } from "../meta/app-name.ts";
 import type { AppMeta } from "../meta/types.ts";
 import { openApiPath } from "../meta/runtime-routes.ts";
 import { toOpenAPI } from "../parser/openapi.ts";
@@ -11,6 +11,6 @@ import { toOpenAPI } from "../parser/openapi.ts";
  * every visitor of a production deployment. Built once here, not per request.
  */
 export function registerOpenApi(app: FastifyInstance, meta: AppMeta, appRoot: string): void {
-  const body = JSON.stringify(toOpenAPI(meta, path.basename(appRoot)));
+  const body = JSON.stringify(toOpenAPI(meta, appName(meta, appRoot)));
   app.get(openApiPath, async (_req, reply) => reply.type("application/json; charset=utf-8").send(body));
 }
