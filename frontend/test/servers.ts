@@ -3,6 +3,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { rmSync } from "node:fs";
+import { closedPort } from "../../runtime/test/closed-port.ts";
 import { startApp, type RunningApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/test/temp-dir.ts";
 
@@ -12,19 +13,11 @@ export interface BrowserApp {
   stop(): Promise<void>;
 }
 
-/** A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on. */
 export async function startAppForBrowser(): Promise<BrowserApp> {
   const dataDir = tempDataDir("browser-test-");
-  const port = await freePort();
+  // A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL.
+  const port = await closedPort();
   const url = `http://localhost:${port}`;
   let app: RunningApp;
   try {
