@@ -26,7 +26,7 @@ export function SqlConsole({ database, sql, onSql }: { database: string; sql: st
         <textarea
           class="mono"
           rows={5}
-          aria-label="SQL"
+          aria-label="SQL query"
           value={sql}
           spellcheck={false}
           onInput={(e) => onSql(e.currentTarget.value)}
