@@ -42,14 +42,14 @@ const db = new SQLDatabase("rt_tracing");
 const topic = new Topic<{ name: string }>("rt-trace", { deliveryGuarantee: "at-least-once" });
 const files = new Bucket("rt-trace-files");
 /** LOG_LEVEL is silent in tests: this logger's lines pass its own level, the default logger's do not. */
-const loud = log.withLevel(LogLevel.Info);
+const loud = log.withLevel(LogLevel.Info).with({ component: "worker" });
 
 const seen: { work?: CurrentRequest; inner?: CurrentRequest; delivery?: CurrentRequest } = {};
 let delivered: () => void = () => {};
 const deliveryDone = new Promise<void>((resolve) => (delivered = resolve));
 
 declareSubscription({
-  spec: subscriptionSpec("rt-trace", "rt-trace-sub", { handler: async () => {} }),
+  spec: subscriptionSpec("rt-trace", "rt-trace-sub", {}),
   service: "svc",
   handler: async () => {
     seen.delivery = currentRequest();
@@ -78,7 +78,7 @@ const endpoints: Endpoint[] = [
   endpoint("work", { request: bodyOf({ name: str }), response: obj({ n: num }) }, async ({ name }: { name: string }) => {
     seen.work = currentRequest();
     log.info("not recorded: below LOG_LEVEL");
-    loud.info("working", { name, when: new Date(0) });
+    loud.info("working", { name, detail: { attempt: 1, ok: true } });
     await db.exec`INSERT INTO items (name) VALUES (${name})`;
     const row = await db.queryRow<{ n: number }>`SELECT count(*) AS n FROM items`;
     publishedId = await topic.publish({ name });
@@ -230,7 +230,7 @@ describe("tracing an API call", () => {
     expect(one(workTrace, "objects").attributes).toMatchObject({ "encore.objects.bucket": "rt-trace-files", "encore.objects.key": "first.txt" });
 
     expect(workTrace.logs).toEqual([
-      { spanId: handler.spanId, timeMs: expect.any(Number), level: "info", message: "working", fields: { name: "first", when: "1970-01-01T00:00:00.000Z" } },
+      { spanId: handler.spanId, timeMs: expect.any(Number), level: "info", message: "working", fields: { component: "worker", name: "first", detail: { attempt: 1, ok: true } } },
     ]);
     expect(workTrace.spanCount).toBe(workTrace.spans.length);
     expect(workTrace.logCount).toBe(1);
