@@ -5,7 +5,7 @@ import { loadAuthHandler, loadEndpoints, type Endpoint, type Handler } from "../
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { currentAuthData, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { compileCallValidator } from "../server/request.ts";
-import { recorder } from "../tracing/mod.ts";
+import { recorder, type SpanRecorder } from "../tracing/mod.ts";
 
 const validators = new Map<string, (params: unknown) => unknown>();
 let authDataCheck: ((data: unknown) => string | null) | undefined;
@@ -26,10 +26,12 @@ export interface CallOptions {
  * call is a "call" span and the handler a "handler" span under it.
  */
 export function callEndpoint(service: string, endpoint: string, params: unknown, opts?: CallOptions): Promise<unknown> {
-  return recorder === null ? call(service, endpoint, params, opts) : recorder.call(service, endpoint, () => call(service, endpoint, params, opts));
+  const traces = recorder;
+  if (traces === null) return call(service, endpoint, params, opts, null);
+  return traces.call(service, endpoint, () => call(service, endpoint, params, opts, traces));
 }
 
-async function call(service: string, endpoint: string, params: unknown, opts?: CallOptions): Promise<unknown> {
+async function call(service: string, endpoint: string, params: unknown, opts: CallOptions | undefined, traces: SpanRecorder | null): Promise<unknown> {
   const key = `${service}.${endpoint}`;
   const target = (await loadEndpoints()).get(key);
   if (!target || target.meta.kind !== "typed") throw APIError.notFound(`no endpoint ${key}`);
@@ -38,7 +40,6 @@ async function call(service: string, endpoint: string, params: unknown, opts?: C
   const input = target.meta.request ? (validatorFor(key, target)(params) as Record<string, unknown>) : undefined;
   const request = new ApiCallRequest(target.meta, authData, null, null, input);
   const appHandler = target.handler as Handler;
-  const traces = recorder;
   const handler = traces === null ? appHandler : (p: unknown) => traces.handler(target.meta, () => appHandler(p));
   const chain = target.chain ?? null;
   try {
