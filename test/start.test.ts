@@ -1,8 +1,10 @@
 // The start command as a user runs it: real processes, real signals, restarts, on
 // the embedded PostgreSQL that `npm start` uses when DATABASE_URL is not set.
 import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { spawnApp, startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
 import { tempDataDir } from "../runtime/test/temp-dir.ts";
@@ -96,4 +98,44 @@ describe("npm start", () => {
     expect(app.output()).toMatch(/shutting down/);
     expect(clusterRunning()).toBe(false);
   }, 60_000);
+
+  test("with OTEL_EXPORTER_OTLP_ENDPOINT it answers trace ids and exports the spans, the last of them as it stops", async () => {
+    const posts: { path: string; body: { resourceSpans: OtlpResourceSpans[] } }[] = [];
+    const collector = createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk) => (text += chunk));
+      req.on("end", () => {
+        posts.push({ path: req.url ?? "", body: JSON.parse(text) as { resourceSpans: OtlpResourceSpans[] } });
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(collector.address() as { port: number }).port}`;
+      const app = await startApp({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint });
+      expect(app.output()).toContain(`"tracing":"exporting to ${endpoint}/v1/traces"`);
+      const res = await fetch(`${app.url}/shorten`, { method: "POST", body: JSON.stringify({ url: "https://example.com/traced" }) });
+      expect(res.status).toBe(200);
+      const traceId = res.headers.get("x-encore-trace-id");
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(await app.stop("SIGTERM")).toBe(0);
+
+      expect(posts.length).toBeGreaterThan(0);
+      expect(posts.every((p) => p.path === "/v1/traces")).toBe(true);
+      const resources = posts.flatMap((p) => p.body.resourceSpans);
+      const serviceName = resources[0]!.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue;
+      expect(serviceName).toBe(path.basename(appRoot)); // the app's name: encore.app has no id
+      const spans = resources.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).filter((s) => s.traceId === traceId);
+      expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(["url.shorten"]));
+      const kinds = spans.map((s) => s.attributes.find((a) => a.key === "encore.span.kind")?.value.stringValue);
+      expect(kinds).toEqual(expect.arrayContaining(["request", "handler", "sql"]));
+    } finally {
+      await new Promise((resolve) => collector.close(resolve));
+    }
+  }, 60_000);
 });
+
+interface OtlpResourceSpans {
+  resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+  scopeSpans: { spans: { traceId: string; name: string; attributes: { key: string; value: { stringValue?: string } }[] }[] }[];
+}

@@ -11,6 +11,8 @@ import { appMeta } from "../internal/meta/load.ts";
 import { stopPubSub } from "../internal/pubsub/mod.ts";
 import { loadEndpoints } from "../internal/registry/endpoints.ts";
 import { connectServer, connectionsReady, disconnectServer, openDatabase } from "../internal/sql/databases.ts";
+import { startAppTracing } from "../internal/tracing/boot.ts";
+import { stopTracing } from "../internal/tracing/mod.ts";
 
 const usage = "usage: encore-selfhost cron <job-name>   run a job now\n       encore-selfhost cron --list       list jobs, next ticks and last runs";
 
@@ -45,6 +47,8 @@ async function main(command: string): Promise<number> {
       console.log(formatJobList(toWire(await (await cronScheduler()).status())));
       return 0;
     }
+    // With an OTLP endpoint set, the run is exported as a trace, as the server's runs are.
+    await startAppTracing(false);
     for (const db of appMeta().databases) await openDatabase(db.name); // migrated, as at a server's start
     await loadEndpoints();
     await connectionsReady();
@@ -54,6 +58,7 @@ async function main(command: string): Promise<number> {
   } finally {
     await stopCron(0);
     await stopPubSub(5_000);
+    await stopTracing(5_000);
     await disconnectServer();
   }
 }

@@ -1,6 +1,7 @@
 // encore.dev/log: structured logging, backed by pino.
 import type { Logger as PinoLogger } from "pino";
 import { rootLogger } from "../../internal/log/root.ts";
+import { recorder } from "../../internal/tracing/mod.ts";
 
 export type FieldValue = string | number | boolean | null | undefined | FieldsObject | FieldValue[];
 export type FieldsObject = { [key: string]: FieldValue };
@@ -70,14 +71,22 @@ class Logger {
   private log(method: Method, errOrMsg: unknown, msgOrFields?: unknown, maybeFields?: unknown): void {
     const impl = this.impl;
     if (typeof errOrMsg === "string") {
-      impl[method]((msgOrFields as FieldsObject | undefined) ?? {}, errOrMsg);
+      const fields = (msgOrFields as FieldsObject | undefined) ?? {};
+      impl[method](fields, errOrMsg);
+      if (recorder !== null) traceLine(impl, method, errOrMsg, fields);
       return;
     }
     const err = errOrMsg instanceof Error ? errOrMsg : errOrMsg == null ? undefined : new Error(String(errOrMsg));
     const msg = typeof msgOrFields === "string" ? msgOrFields : (err?.message ?? "");
-    const fields = (typeof msgOrFields === "string" ? maybeFields : msgOrFields) as FieldsObject | undefined;
-    impl[method]({ ...fields, err }, msg);
+    const fields = { ...((typeof msgOrFields === "string" ? maybeFields : msgOrFields) as FieldsObject | undefined), err };
+    impl[method](fields, msg);
+    if (recorder !== null) traceLine(impl, method, msg, fields);
   }
+}
+
+/** The line in the active trace, with the logger's own fields (`with`), when its level lets it out, as Encore does. */
+function traceLine(impl: PinoLogger, method: Method, msg: string, fields: Readonly<Record<string, unknown>>): void {
+  if (impl.isLevelEnabled(method)) recorder?.log(method, msg, { ...impl.bindings(), ...fields });
 }
 
 export type { Logger };

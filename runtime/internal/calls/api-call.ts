@@ -5,6 +5,7 @@ import { loadAuthHandler, loadEndpoints, type Endpoint, type Handler } from "../
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { currentAuthData, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { compileCallValidator } from "../server/request.ts";
+import { recorder, type SpanRecorder } from "../tracing/mod.ts";
 
 const validators = new Map<string, (params: unknown) => unknown>();
 let authDataCheck: ((data: unknown) => string | null) | undefined;
@@ -21,9 +22,16 @@ export interface CallOptions {
  * A call from one service to another, in-process: the same validation and auth rules as
  * over HTTP, then the service's middlewares and the handler, as an API call of its own
  * that carries the caller's auth data. Internal (expose: false) endpoints are callable here, and only here. Errors reach
- * the caller as APIError; anything else becomes `internal` with its cause kept.
+ * the caller as APIError; anything else becomes `internal` with its cause kept. With tracing on, inside a trace, the
+ * call is a "call" span and the handler a "handler" span under it.
  */
-export async function callEndpoint(service: string, endpoint: string, params: unknown, opts?: CallOptions): Promise<unknown> {
+export function callEndpoint(service: string, endpoint: string, params: unknown, opts?: CallOptions): Promise<unknown> {
+  const traces = recorder;
+  if (traces === null) return call(service, endpoint, params, opts, null);
+  return traces.call(service, endpoint, () => call(service, endpoint, params, opts, traces));
+}
+
+async function call(service: string, endpoint: string, params: unknown, opts: CallOptions | undefined, traces: SpanRecorder | null): Promise<unknown> {
   const key = `${service}.${endpoint}`;
   const target = (await loadEndpoints()).get(key);
   if (!target || target.meta.kind !== "typed") throw APIError.notFound(`no endpoint ${key}`);
@@ -31,7 +39,8 @@ export async function callEndpoint(service: string, endpoint: string, params: un
   if (target.meta.auth && authData === null) throw noCredentials();
   const input = target.meta.request ? (validatorFor(key, target)(params) as Record<string, unknown>) : undefined;
   const request = new ApiCallRequest(target.meta, authData, null, null, input);
-  const handler = target.handler as Handler;
+  const appHandler = target.handler as Handler;
+  const handler = traces === null ? appHandler : (p: unknown) => traces.handler(target.meta, () => appHandler(p));
   const chain = target.chain ?? null;
   try {
     // The service's middlewares wrap calls from other services too: in Encore they reach

@@ -20,6 +20,7 @@ describe("configuration", () => {
       cron: true,
       trustProxy: false,
       serveOpenApi: false,
+      tracing: { buffer: 1000, otlpTracesUrl: null, serviceName: null },
       objects: {
         provider: "local",
         signingKey: null,
@@ -90,6 +91,25 @@ describe("configuration", () => {
     expect(() => parseConfig({ SERVE_OPENAPI: "yes" }, root)).toThrow(/SERVE_OPENAPI/);
   });
 
+  test("OTLP: the traces endpoint is used as given, the general one gets /v1/traces; TRACE_BUFFER and OTEL_SERVICE_NAME", () => {
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }, root).tracing.otlpTracesUrl).toBe(
+      "http://collector:4318/v1/traces",
+    );
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example/base/" }, root).tracing.otlpTracesUrl).toBe(
+      "https://otel.example/base/v1/traces",
+    );
+    const both = parseConfig(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://tempo:4318/custom" },
+      root,
+    );
+    expect(both.tracing.otlpTracesUrl).toBe("http://tempo:4318/custom");
+    expect(parseConfig({ TRACE_BUFFER: "50", OTEL_SERVICE_NAME: " shortener " }, root).tracing).toEqual({
+      buffer: 50,
+      otlpTracesUrl: null,
+      serviceName: "shortener",
+    });
+  });
+
   test.each([
     ["PORT", { PORT: "eighty" }],
     ["PORT", { PORT: "70000" }],
@@ -122,6 +142,11 @@ describe("configuration", () => {
     ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "a..b" }],
     ["OBJECTS_S3_BUCKET_PREFIX", { OBJECTS_S3_BUCKET_PREFIX: "xn--x" }],
     ["OBJECTS_S3_FORCE_PATH_STYLE", { OBJECTS_S3_FORCE_PATH_STYLE: "maybe" }],
+    ["TRACE_BUFFER", { TRACE_BUFFER: "0" }],
+    ["TRACE_BUFFER", { TRACE_BUFFER: "lots" }],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", { OTEL_EXPORTER_OTLP_ENDPOINT: "localhost:4318" }],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", { OTEL_EXPORTER_OTLP_ENDPOINT: "grpc://collector:4317" }],
+    ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "not a url" }],
   ])("a bad %s is an error naming the variable", (variable, env) => {
     expect(() => parseConfig(env, root)).toThrowError(ConfigError);
     expect(() => parseConfig(env, root)).toThrowError(new RegExp(`^invalid configuration: ${variable} `));

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
 import { parseSqlConfig, type SqlConfig } from "./sql-config.ts";
+import { parseTracingConfig, type TracingConfig } from "./tracing-config.ts";
 import { ConfigError, parseBool, type Env } from "./values.ts";
 
 export { ConfigError } from "./values.ts";
@@ -41,6 +42,8 @@ export interface RuntimeConfig {
   readonly trustProxy: boolean;
   /** SERVE_OPENAPI=on: GET /openapi.json answers the app's OpenAPI document. */
   readonly serveOpenApi: boolean;
+  /** Traces kept for the development dashboard and exported over OTLP (TRACE_BUFFER, OTEL_*). */
+  readonly tracing: TracingConfig;
 }
 
 const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
@@ -66,6 +69,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     objects: parseObjectsConfig(env),
     trustProxy: parseOnOff("TRUST_PROXY", env.TRUST_PROXY, false),
     serveOpenApi: parseOnOff("SERVE_OPENAPI", env.SERVE_OPENAPI, false),
+    tracing: parseTracingConfig(env),
   });
 }
 

@@ -4,6 +4,7 @@ import { parseConfig, type RuntimeConfig } from "./config.ts";
 export { ConfigError, parseConfig, type RuntimeConfig } from "./config.ts";
 export type { ObjectsConfig, S3Config } from "./objects-config.ts";
 export type { SqlConfig } from "./sql-config.ts";
+export type { TracingConfig } from "./tracing-config.ts";
 export { appRoot } from "./app-root.ts";
 
 let current: RuntimeConfig | undefined;

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { CronSchedule } from "../meta/types.ts";
+import { recorder } from "../tracing/mod.ts";
 import type { Claim, CronStore, RunRecord } from "./run-store.ts";
 import { describeSchedule, latestTick, nextTick } from "./ticks.ts";
 
@@ -7,6 +8,8 @@ export interface ScheduledJob {
   readonly name: string;
   readonly title?: string | null;
   readonly schedule: CronSchedule;
+  /** The endpoint it calls: its service is the service of the run's trace. */
+  readonly endpoint?: { readonly service: string; readonly name: string };
 }
 
 /** A job as operators see it: when it runs next, and how its last run went. */
@@ -55,6 +58,8 @@ export interface TickResult {
   readonly result?: unknown;
   /** The run in progress that made this tick overlap. */
   readonly running?: RunRecord;
+  /** The run's trace, when tracing is on (claimed ticks only). */
+  readonly traceId?: string;
 }
 
 const systemClock: CronClock = { now: () => new Date() };
@@ -190,8 +195,15 @@ export class CronScheduler<J extends ScheduledJob> {
       let outcome: "succeeded" | "failed" = "succeeded";
       let error: string | null = null;
       let result: unknown;
+      let traceId: string | undefined;
       try {
-        result = await this.options.runJob(job);
+        // With tracing on, each run is the root of a trace of its own; its failure is the trace's error.
+        result = await (recorder === null
+          ? this.options.runJob(job)
+          : recorder.cron({ job: job.name, endpoint: job.endpoint ?? null, trigger: run.trigger }, (id) => {
+              traceId = id;
+              return this.options.runJob(job);
+            }));
       } catch (err) {
         outcome = "failed";
         error = describeError(err);
@@ -202,7 +214,14 @@ export class CronScheduler<J extends ScheduledJob> {
       const ms = ended.finishedAt!.getTime() - ended.startedAt.getTime();
       if (outcome === "succeeded") log.info({ job: job.name, tick: run.tick, trigger: run.trigger, ms }, `cron job ${job.name} succeeded`);
       else log.error({ job: job.name, tick: run.tick, trigger: run.trigger, ms, error }, `cron job ${job.name} failed`);
-      return { job: job.name, tick: run.tick, claim: "claimed", run: ended, ...(outcome === "succeeded" ? { result } : {}) };
+      return {
+        job: job.name,
+        tick: run.tick,
+        claim: "claimed",
+        run: ended,
+        ...(outcome === "succeeded" ? { result } : {}),
+        ...(traceId !== undefined && { traceId }),
+      };
     })();
     this.#running.set(run.id, done);
     this.#runningRecords.set(run.id, run);

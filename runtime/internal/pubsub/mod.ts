@@ -1,8 +1,9 @@
 import { config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
-import { pubsubDelivery, runWithRequest } from "../reqtrack/mod.ts";
+import { pubsubDelivery, runWithRequest, type BaseRequestMeta, type PubSubMessageMeta } from "../reqtrack/mod.ts";
 import { databaseUrl, openDatabase } from "../sql/databases.ts";
-import type { PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
+import { recorder, type SpanRecorder } from "../tracing/mod.ts";
+import type { Delivery, PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
 import { pubsubDatabaseName } from "./sql-schema.ts";
 import { sqlProvider } from "./sql-provider.ts";
 
@@ -49,21 +50,7 @@ export function startPubSub(): Promise<PubSubProvider> {
     }
     for (const sub of pending) {
       subscribed.add(sub);
-      p.subscribe(sub.spec, (d) =>
-        runWithRequest(
-          pubsubDelivery({
-            type: "pubsub-message",
-            service: sub.service,
-            topic: sub.spec.topic,
-            subscription: sub.spec.name,
-            messageId: d.messageId,
-            deliveryAttempt: d.attempt,
-          }),
-          async () => {
-            await sub.handler(JSON.parse(d.payload));
-          },
-        ),
-      );
+      p.subscribe(sub.spec, (d) => (recorder === null ? deliver(sub, d, deliveryMeta(sub, d)) : tracedDelivery(recorder, sub, d)));
     }
     return p;
   })();
@@ -72,12 +59,43 @@ export function startPubSub(): Promise<PubSubProvider> {
   return provider;
 }
 
+/** Runs the subscription's handler on one delivery, as a request of its own. */
+function deliver(sub: DeclaredSubscription, d: Delivery, meta: PubSubMessageMeta & BaseRequestMeta): Promise<void> {
+  return runWithRequest(pubsubDelivery(meta), async () => {
+    await sub.handler(JSON.parse(d.payload));
+  });
+}
+
+/** The delivery as the root of a trace of its own, linked to the publisher's when the message carries its traceparent. */
+function tracedDelivery(traces: SpanRecorder, sub: DeclaredSubscription, d: Delivery): Promise<void> {
+  const { service, spec } = sub;
+  const delivery = { service, topic: spec.topic, subscription: spec.name, messageId: d.messageId, attempt: d.attempt, traceparent: d.traceparent };
+  return traces.message(delivery, () => {
+    const meta = deliveryMeta(sub, d);
+    const trace = traces.traceData();
+    return deliver(sub, d, trace === undefined ? meta : { ...meta, trace });
+  });
+}
+
+function deliveryMeta(sub: DeclaredSubscription, d: Delivery): PubSubMessageMeta {
+  return {
+    type: "pubsub-message",
+    service: sub.service,
+    topic: sub.spec.topic,
+    subscription: sub.spec.name,
+    messageId: d.messageId,
+    deliveryAttempt: d.attempt,
+  };
+}
+
 export async function publish(topic: string, msg: unknown): Promise<string> {
   if (!topics.has(topic)) throw new Error(`topic "${topic}" is not declared`);
   if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
     throw new TypeError(`topic "${topic}": a message must be an object`);
   }
-  return (await (provider ?? startPubSub())).publish(topic, JSON.stringify(msg));
+  const payload = JSON.stringify(msg);
+  if (recorder === null) return (await (provider ?? startPubSub())).publish(topic, payload);
+  return recorder.publish(topic, async (traceparent) => (await (provider ?? startPubSub())).publish(topic, payload, traceparent));
 }
 
 /** The started provider, if any (operations endpoints, shutdown). */

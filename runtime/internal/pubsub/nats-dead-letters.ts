@@ -7,6 +7,8 @@ import type { Delivery, SubscriptionSpec } from "./provider.ts";
 export const messageIdHeader = "Encore-Msg-Id";
 /** When the message was first published: redriving stores it again, with a new stream timestamp. */
 export const publishedAtHeader = "Encore-Published-At";
+/** The publisher's W3C traceparent, kept through dead-lettering and redrives. */
+export const traceparentHeader = "traceparent";
 const errorHeader = "Encore-Error";
 const attemptsHeader = "Encore-Attempts";
 
@@ -40,6 +42,7 @@ export class NatsDeadLetters {
     h.set(publishedAtHeader, delivery.publishedAt.toISOString());
     h.set(attemptsHeader, String(delivery.attempt));
     h.set(errorHeader, errorText(error));
+    if (delivery.traceparent !== undefined) h.set(traceparentHeader, delivery.traceparent);
     // Keyed by the stream sequence, not the message id: if term() is lost and the
     // message fails again it is not stored twice, yet a redriven copy (new
     // sequence) can be dead-lettered again.
@@ -64,6 +67,8 @@ export class NatsDeadLetters {
       const h = headers();
       h.set(messageIdHeader, dead.header.get(messageIdHeader));
       h.set(publishedAtHeader, dead.header.get(publishedAtHeader));
+      const traceparent = dead.header.get(traceparentHeader);
+      if (traceparent) h.set(traceparentHeader, traceparent);
       // Two concurrent redrives (or one retried after a crash) store each letter once.
       const ack = await this.js.publish(this.names.redriveSubject(topic, subscription), dead.data, {
         headers: h,

@@ -184,6 +184,31 @@ describe("NATS JetStream pub/sub provider", () => {
     expect(await p.redrive("invoices", "send")).toBe(0);
   });
 
+  test("the publisher's traceparent travels with the message, through a dead letter and its redrive", async () => {
+    const s = sub("traced", "work", { maxRetries: 0 });
+    const p = await provider("traced", [s]);
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    let healthy = false;
+    const got: Delivery[] = [];
+    p.subscribe(s, async (d) => {
+      got.push(d);
+      if (!healthy) throw new Error("not yet");
+    });
+    const id = await p.publish("traced", "{}", traceparent);
+    await waitFor("the dead letter", async () => (await statsOf(p, "traced", "work")).deadLetters === 1);
+    healthy = true;
+    expect(await p.redrive("traced", "work")).toBe(1);
+    await waitFor("the redriven delivery", () => got.length === 2);
+    expect(got.map((d) => [d.messageId, d.traceparent])).toEqual([
+      [id, traceparent],
+      [id, traceparent],
+    ]);
+    const plain = await p.publish("traced", "{}");
+    await waitFor("the plain delivery", () => got.length === 3);
+    expect(got[2]).toMatchObject({ messageId: plain });
+    expect(got[2]).not.toHaveProperty("traceparent");
+  });
+
   test("two instances on one subscription handle each message once between them", async () => {
     const s = sub("events", "index");
     const a = await provider("events", [s]);

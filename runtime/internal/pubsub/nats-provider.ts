@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { connect, Events, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
-import { NatsDeadLetters } from "./nats-dead-letters.ts";
+import { connect, Events, headers, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
+import { NatsDeadLetters, traceparentHeader } from "./nats-dead-letters.ts";
 import { natsNames, type NatsNames } from "./nats-names.ts";
 import { consumerConfig, deadLetterStream, ensureStream, topicStream } from "./nats-streams.ts";
 import { NatsSubscriber, type NatsLogger } from "./nats-subscriber.ts";
@@ -64,12 +64,12 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
       declared = subscriptions;
     },
 
-    async publish(topic, payload) {
+    async publish(topic, payload, traceparent) {
       const { js } = await connection();
       const id = randomUUID();
       try {
         // Resolves on the PubAck: the message is stored. The id lets JetStream drop a retried publish.
-        await js.publish(names.publishSubject(topic), payload, { msgID: id });
+        await js.publish(names.publishSubject(topic), payload, { msgID: id, ...(traceparent !== undefined && { headers: withTraceparent(traceparent) }) });
       } catch (err) {
         throw new Error(`NATS pub/sub: publishing to topic "${topic}" failed`, { cause: err });
       }
@@ -181,6 +181,12 @@ async function watch(nc: NatsConnection, log: NatsLogger): Promise<void> {
   }
   const err = await nc.closed();
   if (err) log.error({ err }, "pub/sub: the NATS connection closed with an error");
+}
+
+function withTraceparent(traceparent: string) {
+  const h = headers();
+  h.set(traceparentHeader, traceparent);
+  return h;
 }
 
 function serverList(url: string): string[] {

@@ -1,5 +1,5 @@
 import { millis, type Consumer, type ConsumerMessages, type JetStreamClient, type JsMsg } from "nats";
-import { messageIdHeader, publishedAtHeader, type NatsDeadLetters } from "./nats-dead-letters.ts";
+import { messageIdHeader, publishedAtHeader, traceparentHeader, type NatsDeadLetters } from "./nats-dead-letters.ts";
 import type { NatsNames } from "./nats-names.ts";
 import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
 
@@ -159,11 +159,13 @@ export class NatsSubscriber {
 function toDelivery(msg: JsMsg): Delivery {
   const h = msg.headers;
   const publishedAt = h?.get(publishedAtHeader);
+  const traceparent = h?.get(traceparentHeader);
   return {
     // Redriven messages carry the original id; Nats-Msg-Id there is the redrive's own.
     messageId: h?.get(messageIdHeader) || h?.get("Nats-Msg-Id") || `${msg.info.stream}:${msg.seq}`,
     payload: msg.string(),
     attempt: msg.info.deliveryCount,
     publishedAt: publishedAt ? new Date(publishedAt) : new Date(millis(msg.info.timestampNanos)),
+    ...(traceparent && { traceparent }),
   };
 }

@@ -32,6 +32,8 @@ export interface Delivery {
   /** 1 for the first delivery, 2 for the first retry, ... */
   readonly attempt: number;
   readonly publishedAt: Date;
+  /** The publisher's W3C traceparent, when it published inside a trace. */
+  readonly traceparent?: string;
 }
 
 /** Resolves: acknowledged. Rejects: negatively acknowledged (retried after backoff, then dead-lettered). */
@@ -51,8 +53,11 @@ export interface SubscriptionStats {
 export interface PubSubProvider {
   /** Prepares storage (tables, streams, durable consumers) for everything the app declares. */
   start(topics: readonly TopicSpec[], subscriptions: readonly SubscriptionSpec[]): Promise<void>;
-  /** Resolves to the message id once the message is durably stored. */
-  publish(topic: string, payload: string): Promise<string>;
+  /**
+   * Resolves to the message id once the message is durably stored. `traceparent` (the
+   * publish span's, while tracing) travels with the message to each delivery.
+   */
+  publish(topic: string, payload: string, traceparent?: string): Promise<string>;
   /** Starts delivering the subscription's messages to `handler` (after start). */
   subscribe(subscription: SubscriptionSpec, handler: DeliveryHandler): void;
   stats(): Promise<SubscriptionStats[]>;

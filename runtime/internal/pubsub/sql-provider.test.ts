@@ -68,6 +68,17 @@ async function expectWokenByAnotherInstance(got: readonly number[]): Promise<voi
 }
 
 describe("SQL pub/sub provider", () => {
+  test("the publisher's traceparent travels with the message to its delivery; a message published without one has none", async () => {
+    const got: Delivery[] = [];
+    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const traced = await p.publish("events", "{}", traceparent);
+    const plain = await p.publish("events", "{}");
+    await until(() => got.length === 2, "both deliveries");
+    expect(got.find((d) => d.messageId === traced)?.traceparent).toBe(traceparent);
+    expect(got.find((d) => d.messageId === plain)).not.toHaveProperty("traceparent");
+  });
+
   test("a published message reaches the handler with its id, and is then gone", async () => {
     const got: Delivery[] = [];
     const p = await provider([spec("s")], [async (d) => void got.push(d)]);

@@ -26,6 +26,7 @@ interface Pending {
   readonly id: string;
   readonly topic: string;
   readonly payload: string;
+  readonly traceparent: string | null;
 }
 
 /**
@@ -49,13 +50,20 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const publishes = new GroupCommit<Pending>(async (batch) => {
     await driver.query(
       `WITH m AS (
-         INSERT INTO pubsub_message (id, topic, payload)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
+         INSERT INTO pubsub_message (id, topic, payload, traceparent)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[])
          RETURNING id, topic)
        INSERT INTO pubsub_delivery (topic, subscription, message_id)
        SELECT m.topic, s.subscription, m.id
        FROM m JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic`,
-      [batch.map((p) => p.id), batch.map((p) => p.topic), batch.map((p) => p.payload), routes.topics, routes.subscriptions],
+      [
+        batch.map((p) => p.id),
+        batch.map((p) => p.topic),
+        batch.map((p) => p.payload),
+        routes.topics,
+        routes.subscriptions,
+        batch.map((p) => p.traceparent),
+      ],
     );
     const topics = [...new Set(batch.map((p) => p.topic))];
     for (const topic of topics) wake(topic);
@@ -76,9 +84,9 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
       await notifier.start();
     },
 
-    async publish(topic, payload) {
+    async publish(topic, payload, traceparent) {
       const id = randomUUID();
-      await publishes.add({ id, topic, payload });
+      await publishes.add({ id, topic, payload, traceparent: traceparent ?? null });
       return id;
     },
 

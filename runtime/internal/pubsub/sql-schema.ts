@@ -34,4 +34,12 @@ export const pubsubMigrations: Migration[] = [
       CREATE INDEX pubsub_delivery_message ON pubsub_delivery (message_id);
     `,
   },
+  {
+    // The publisher's W3C traceparent, so a delivery's trace links to the publishing one.
+    // Nullable: instances still running the first version go on publishing without it.
+    version: 2,
+    name: "message_traceparent",
+    file: "runtime/internal/pubsub/sql-schema.ts",
+    sql: "ALTER TABLE pubsub_message ADD COLUMN traceparent text;",
+  },
 ];

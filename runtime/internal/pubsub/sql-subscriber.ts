@@ -15,6 +15,7 @@ interface Claimed {
   attempts: number;
   payload: string;
   published_at: Date;
+  traceparent: string | null;
 }
 
 /**
@@ -122,7 +123,7 @@ export class SqlSubscriber {
          LIMIT $4
          FOR UPDATE SKIP LOCKED) AS due, pubsub_message m
        WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = due.message_id AND m.id = d.message_id
-       RETURNING d.message_id, d.attempts, m.payload, m.published_at`,
+       RETURNING d.message_id, d.attempts, m.payload, m.published_at, m.traceparent`,
       [this.spec.topic, this.spec.name, this.spec.ackDeadlineMs, limit],
     )) as unknown as Claimed[];
   }
@@ -151,6 +152,7 @@ export class SqlSubscriber {
       payload: c.payload,
       attempt: c.attempts,
       publishedAt: c.published_at,
+      ...(c.traceparent !== null && { traceparent: c.traceparent }),
     };
     const done = this.handle(delivery).finally(() => {
       this.#running--;

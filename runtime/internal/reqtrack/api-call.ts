@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { EndpointMeta } from "../meta/types.ts";
-import type { APICallMeta, Method } from "./meta.ts";
+import { currentTraceData } from "../tracing/mod.ts";
+import type { APICallMeta, BaseRequestMeta, Method } from "./meta.ts";
 import type { AuthData, TrackedRequest } from "./mod.ts";
 
 type Values = Record<string, unknown>;
@@ -11,7 +12,7 @@ type Values = Record<string, unknown>;
  * asks (the short-link redirect) pays for one small object and nothing else.
  */
 export class ApiCallRequest implements TrackedRequest {
-  #meta: APICallMeta | undefined;
+  #meta: (APICallMeta & BaseRequestMeta) | undefined;
   #middlewareData: Values | undefined;
 
   constructor(
@@ -25,7 +26,7 @@ export class ApiCallRequest implements TrackedRequest {
     private readonly payload: Values | undefined,
   ) {}
 
-  requestMeta(): APICallMeta {
+  requestMeta(): APICallMeta & BaseRequestMeta {
     this.#meta ??= this.describe();
     return this.#meta;
   }
@@ -36,9 +37,9 @@ export class ApiCallRequest implements TrackedRequest {
     if (this.#meta) this.#meta.middlewareData = data;
   }
 
-  private describe(): APICallMeta {
+  private describe(): APICallMeta & BaseRequestMeta {
     const e = this.endpoint;
-    const meta: APICallMeta = {
+    const meta: APICallMeta & BaseRequestMeta = {
       type: "api-call",
       api: { service: e.service, endpoint: e.name, raw: e.kind === "raw", auth: e.auth, tags: [...e.tags] },
       method: "GET",
@@ -47,6 +48,8 @@ export class ApiCallRequest implements TrackedRequest {
       pathParams: this.pathParams(),
       headers: {},
     };
+    const trace = currentTraceData();
+    if (trace !== undefined) meta.trace = trace;
     if (this.payload !== undefined) meta.parsedPayload = this.payload;
     if (this.#middlewareData !== undefined) meta.middlewareData = this.#middlewareData;
     if (this.http) {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { EventEmitter } from "node:events";
-import type { PubSubMessageMeta, RequestMeta } from "./meta.ts";
+import type { BaseRequestMeta, PubSubMessageMeta, RequestMeta } from "./meta.ts";
 
 export type { APICallMeta, APIDesc, BaseRequestMeta, Method, PubSubMessageMeta, RequestMeta, TraceData } from "./meta.ts";
 
@@ -46,7 +46,7 @@ export function currentRequestMeta(): RequestMeta | undefined {
 }
 
 /** A subscription handler's delivery: no caller, so no auth data. */
-export function pubsubDelivery(meta: PubSubMessageMeta): TrackedRequest {
+export function pubsubDelivery(meta: PubSubMessageMeta & BaseRequestMeta): TrackedRequest {
   return { authData: null, requestMeta: () => meta };
 }
 

@@ -4,6 +4,7 @@ import { compileAuthDataCheck, noCredentials } from "../auth/mod.ts";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import type { AuthHandlerEntry } from "../registry/endpoints.ts";
 import { authHandlerRun, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
+import { recorder } from "../tracing/mod.ts";
 import { carriesHeader, carriesQueryParam } from "./auth-presence.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { compileRequestDecoder } from "./request.ts";
@@ -34,12 +35,16 @@ export function compileAuthenticator(entry: AuthHandlerEntry, trustProxy: boolea
   const decode = compileRequestDecoder(meta.params);
   const checkAuthData = compileAuthDataCheck(meta);
   const empty: Source = Object.freeze({});
+  // In a request of its own: no auth data, and calls it makes to other services are anonymous.
+  const runHandler = (params: Source) => runWithRequest(authHandlerRun, () => handler(params));
+  // Decided at boot, as the routes decide: with tracing on, the handler runs in an "auth" span.
+  const traces = recorder;
+  const runTraced = traces === null ? runHandler : (params: Source) => traces.auth(meta, () => runHandler(params));
 
   const run = async (params: Source): Promise<AuthOutcome> => {
     let result: unknown;
     try {
-      // In a request of its own: no auth data, and calls it makes to other services are anonymous.
-      result = await runWithRequest(authHandlerRun, () => handler(params));
+      result = await runTraced(params);
     } catch (err) {
       if (err instanceof APIError && err.code === ErrCode.Unauthenticated) return { authData: null, rejection: err };
       if (err instanceof APIError) throw err;

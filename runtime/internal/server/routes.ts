@@ -5,6 +5,7 @@ import { MiddlewareRequest } from "../middleware/middleware.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
+import { recorder, type SpanRecorder } from "../tracing/mod.ts";
 import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { fastLaneKey } from "./front-router.ts";
@@ -44,16 +45,53 @@ export interface RouteContext {
   readonly trustProxy: boolean;
 }
 
+/**
+ * The endpoint's handler, in a "handler" span when tracing is on. Decided when the route
+ * is compiled, as is the request span: with tracing off, a route has no tracing code at all.
+ */
+function handlerOf(endpoint: Endpoint, traces: SpanRecorder | null): Handler {
+  const handler = endpoint.handler as Handler;
+  if (traces === null) return handler;
+  return (...args: unknown[]) => traces.handler(endpoint.meta, () => handler(...args));
+}
+
 /** The Fastify route of a typed endpoint, with its auth step, decoder and serializer built now. */
 export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions {
   const { meta } = endpoint;
-  const handler = endpoint.handler as Handler;
+  const traces = recorder;
+  const handler = handlerOf(endpoint, traces);
   const decode = meta.request ? compileRequestDecoder(meta.request) : null;
   const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const readsForwardedFor = meta.request?.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for") ?? false;
   const chain = endpoint.chain ?? null;
 
+  const serve = async (req: FastifyRequest, reply: FastifyReply) => {
+    // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
+    const pending = authenticate(req.raw, req.query as Source);
+    const authData = pending === null ? null : await pending;
+    let params: Source | undefined;
+    if (decode) {
+      if (readsForwardedFor) settleForwardedFor(req.raw, ctx.trustProxy);
+      const path = req.params as Source;
+      if (wildcard !== undefined) path[wildcard] = path["*"];
+      const raw: RawParts = {
+        path,
+        query: req.query as Source,
+        headers: req.headers as Source,
+        body: req.body === undefined ? {} : req.body, // Fastify skips the parser for an empty body
+      };
+      params = decode(raw);
+    }
+    const request = new ApiCallRequest(meta, authData, req.raw, null, params);
+    if (chain) {
+      const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
+      applyResponseParts(reply, parts);
+      return meta.response ? parts.payload : reply.send();
+    }
+    const result = await runWithRequest(request, () => handler(params));
+    return meta.response ? result : reply.send();
+  };
   return {
     method: routeMethods(meta),
     url: toFastifyPath(meta.path),
@@ -61,32 +99,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
     schema: meta.response ? { response: { 200: serializerSchema(meta.response) } } : undefined,
-    handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
-      const pending = authenticate(req.raw, req.query as Source);
-      const authData = pending === null ? null : await pending;
-      let params: Source | undefined;
-      if (decode) {
-        if (readsForwardedFor) settleForwardedFor(req.raw, ctx.trustProxy);
-        const path = req.params as Source;
-        if (wildcard !== undefined) path[wildcard] = path["*"];
-        const raw: RawParts = {
-          path,
-          query: req.query as Source,
-          headers: req.headers as Source,
-          body: req.body === undefined ? {} : req.body, // Fastify skips the parser for an empty body
-        };
-        params = decode(raw);
-      }
-      const request = new ApiCallRequest(meta, authData, req.raw, null, params);
-      if (chain) {
-        const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
-        applyResponseParts(reply, parts);
-        return meta.response ? parts.payload : reply.send();
-      }
-      const result = await runWithRequest(request, () => handler(params));
-      return meta.response ? result : reply.send();
-    },
+    handler: traces === null ? serve : (req, reply) => traces.request(meta, req.raw, reply.raw, () => serve(req, reply)),
   };
 }
 
@@ -100,10 +113,12 @@ export type RawInvoker = (req: IncomingMessage, res: ServerResponse, routeParams
  * them, and that no middleware targets, reaches the handler synchronously, with no promise:
  * a scan of the header names and one small request object (what currentRequest() and
  * getAuthData() read) are all it adds. Middlewares, when some target it, run around it.
+ * With tracing on when it is compiled, all of it runs inside the request's root span.
  */
 export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
   const { meta } = endpoint;
-  const handler = endpoint.handler as Handler;
+  const traces = recorder;
+  const handler = handlerOf(endpoint, traces);
   const expose = ctx.exposeInternalErrors;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const chain = endpoint.chain ?? null;
@@ -124,7 +139,7 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
       failRaw(err, req, res, expose);
     }
   };
-  return (req, res, routeParams) => {
+  const invoke: RawInvoker = (req, res, routeParams) => {
     let pending: Promise<AuthData | null> | null;
     try {
       pending = authenticate(req, null);
@@ -137,6 +152,7 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
       (err: unknown) => failRaw(err, req, res, expose),
     );
   };
+  return traces === null ? invoke : (req, res, routeParams) => traces.request(meta, req, res, () => invoke(req, res, routeParams));
 }
 
 /** Raw endpoints get Node's request and response untouched, body unread. */
@@ -170,6 +186,7 @@ function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
 }
 
 function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean): void {
+  if (recorder !== null) recorder.requestFailed(err);
   const { status, body } = toWire(err, exposeInternalErrors);
   logFailure(err, status, req, "raw endpoint failed");
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });

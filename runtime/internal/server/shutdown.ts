@@ -3,6 +3,7 @@ import { stopCron } from "../cron/mod.ts";
 import { stopObjects } from "../objects/mod.ts";
 import { stopPubSub } from "../pubsub/mod.ts";
 import { disconnectServer } from "../sql/databases.ts";
+import { stopTracing } from "../tracing/mod.ts";
 
 /** How long a stop may take before the process exits anyway. */
 export const shutdownTimeoutMs = 10_000;
@@ -32,7 +33,8 @@ export function watchStopSignals(): Promise<void> {
 
 /**
  * Stop accepting (`closeServer`: in-flight requests finish), let cron runs and pub/sub
- * deliveries finish, close object storage and the databases after the last write,
+ * deliveries finish, export the spans still waiting for the OTLP collector, close object
+ * storage and the databases after the last write,
  * give the app's own pools their grace period, stop the embedded cluster unless
  * another process uses it, and exit: 0, or 1 when a step failed.
  *
@@ -51,6 +53,8 @@ export async function stopAndExit(closeServer: () => Promise<void>): Promise<nev
     await closeServer();
     await stopCron(shutdownTimeoutMs / 4);
     await stopPubSub(shutdownTimeoutMs / 4);
+    // A collector out of reach must not hold the stop up: what it has not taken by then is lost.
+    await stopTracing(shutdownTimeoutMs / 10);
     await stopObjects();
     await disconnectServer(appPoolsGraceMs);
   } catch (err) {

@@ -18,21 +18,30 @@ import {
   physicalName,
   poolShare,
 } from "../sql/databases.ts";
+import { startAppTracing } from "../tracing/boot.ts";
+import { stopTracing } from "../tracing/mod.ts";
 import { buildServer } from "./app.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
+
+export interface StartOptions {
+  /** Keep finished traces in memory (TRACE_BUFFER of them) for the development dashboard. */
+  readonly keepTraces?: boolean;
+}
 
 /**
  * The boot step: everything declared in the app is known from the generated
  * metadata (written beforehand by the generator), so databases are opened and
  * migrated before any app module runs.
  */
-export async function startServer(): Promise<FastifyInstance> {
+export async function startServer(options: StartOptions = {}): Promise<FastifyInstance> {
   // From the first moment: a process manager may stop the app while it is still starting,
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
   const stopRequested = watchStopSignals();
   const cfg = config();
   const log = rootLogger();
   const meta = appMeta();
+  // Before the routes are compiled: each decides then whether it records spans.
+  const tracing = await startAppTracing(options.keepTraces === true);
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
   // The runtime's own databases too, so pub/sub and cron find theirs ready.
@@ -68,6 +77,7 @@ export async function startServer(): Promise<FastifyInstance> {
     await stopPubSub(0).catch(() => {});
     await stopObjects().catch(() => {});
     await disconnectServer().catch(() => {});
+    await stopTracing(0).catch(() => {});
     throw err;
   }
 
@@ -80,6 +90,7 @@ export async function startServer(): Promise<FastifyInstance> {
       objects: objects ? describeObjects(objects.kind) : "none (no buckets)",
       cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
       auth: meta.auth ? `${meta.auth.service}.${meta.auth.name}` : "none",
+      tracing,
     },
     `listening on http://localhost:${port}`,
   );

@@ -3,6 +3,7 @@ import { InvalidArgument, ObjectNotFound, ObjectsError } from "../../../internal
 import { bucketSpec, declareBucket, startObjects, startObjectsSync } from "../../../internal/objects/mod.ts";
 import { checkListPrefix, checkObjectName } from "../../../internal/objects/names.ts";
 import type { BucketSpec, ObjectProvider, StoredObject } from "../../../internal/objects/provider.ts";
+import { recorder } from "../../../internal/tracing/mod.ts";
 import {
   BucketPerms,
   type Attrser,
@@ -117,7 +118,7 @@ export class Bucket
     checkListPrefix(options?.prefix);
     const limit = checkLimit(options?.limit);
     const spec = this.spec();
-    for await (const { name, size, etag } of (await startObjects()).list(spec, { prefix: options?.prefix, limit })) {
+    for await (const { name, size, etag } of storage(await startObjects()).list(spec, { prefix: options?.prefix, limit })) {
       yield { name, size, etag };
     }
   }
@@ -207,8 +208,13 @@ export class Bucket
   private async target(name: string): Promise<[BucketSpec, ObjectProvider]> {
     checkObjectName(name);
     const spec = this.spec();
-    return [spec, await startObjects()];
+    return [spec, storage(await startObjects())];
   }
+}
+
+/** The provider, with an "objects" span around each operation while tracing is on. */
+function storage(provider: ObjectProvider): ObjectProvider {
+  return recorder === null ? provider : recorder.objects(provider);
 }
 
 /**

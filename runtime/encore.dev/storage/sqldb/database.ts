@@ -1,5 +1,6 @@
 import { connectionStringFor, openDatabase } from "../../../internal/sql/databases.ts";
 import type { SqlDriver, SqlQueryable, SqlTransaction, SqlConnection } from "../../../internal/sql/driver.ts";
+import { recorder } from "../../../internal/tracing/mod.ts";
 
 export interface SQLMigrationsConfig {
   path: string;
@@ -39,6 +40,8 @@ function fromTemplate(strings: TemplateStringsArray): string {
 /** The query methods shared by databases, transactions and connections. */
 abstract class BaseQueryExecutor {
   protected abstract target(): SqlQueryable | Promise<SqlQueryable>;
+  /** The SQLDatabase's name, for traces. */
+  protected abstract databaseName(): string;
 
   /** Runs a query and yields its rows. */
   async *query<T extends Row = Record<string, any>>( // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -95,7 +98,9 @@ abstract class BaseQueryExecutor {
   }
 
   private async run(text: string, params: Primitive[]): Promise<Row[]> {
-    return (await this.target()).query(text, params);
+    const target = await this.target();
+    // One "sql" span per statement while tracing is on.
+    return recorder === null ? target.query(text, params) : recorder.sql(this.databaseName(), text, () => target.query(text, params));
   }
 }
 
@@ -130,16 +135,20 @@ export class SQLDatabase extends BaseQueryExecutor {
 
   /** A dedicated connection, for session-level features. Close it when done. */
   async acquire(): Promise<Connection> {
-    return new Connection(await (await this.driver()).acquire());
+    return new Connection(await (await this.driver()).acquire(), this.name);
   }
 
   /** Starts a transaction. Finish it with commit() or rollback(). */
   async begin(): Promise<Transaction> {
-    return new Transaction(await (await this.driver()).begin());
+    return new Transaction(await (await this.driver()).begin(), this.name);
   }
 
   protected target(): SqlDriver | Promise<SqlDriver> {
     return this.#driver ?? this.driver();
+  }
+
+  protected databaseName(): string {
+    return this.name;
   }
 
   private async driver(): Promise<SqlDriver> {
@@ -151,7 +160,10 @@ export class SQLDatabase extends BaseQueryExecutor {
 export class Transaction extends BaseQueryExecutor implements AsyncDisposable {
   #done = false;
 
-  constructor(private readonly impl: SqlTransaction) {
+  constructor(
+    private readonly impl: SqlTransaction,
+    private readonly database = "",
+  ) {
     super();
   }
 
@@ -173,10 +185,17 @@ export class Transaction extends BaseQueryExecutor implements AsyncDisposable {
   protected target(): SqlQueryable {
     return this.impl;
   }
+
+  protected databaseName(): string {
+    return this.database;
+  }
 }
 
 export class Connection extends BaseQueryExecutor {
-  constructor(private readonly impl: SqlConnection) {
+  constructor(
+    private readonly impl: SqlConnection,
+    private readonly database = "",
+  ) {
     super();
   }
 
@@ -186,5 +205,9 @@ export class Connection extends BaseQueryExecutor {
 
   protected target(): SqlQueryable {
     return this.impl;
+  }
+
+  protected databaseName(): string {
+    return this.database;
   }
 }
