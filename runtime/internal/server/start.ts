@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { cronDatabaseName } from "../cron/schema.ts";
+import type { Dashboard } from "../dashboard/server.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
@@ -19,14 +20,20 @@ import {
   poolShare,
 } from "../sql/databases.ts";
 import { buildServer } from "./app.ts";
+import { createDevCalls } from "./dev-calls.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
+
+export interface StartOptions {
+  /** Serve the development dashboard on this loopback port (`run` passes it; production never does). */
+  readonly dashboardPort?: number;
+}
 
 /**
  * The boot step: everything declared in the app is known from the generated
  * metadata (written beforehand by the generator), so databases are opened and
  * migrated before any app module runs.
  */
-export async function startServer(): Promise<FastifyInstance> {
+export async function startServer(options: StartOptions = {}): Promise<FastifyInstance> {
   // From the first moment: a process manager may stop the app while it is still starting,
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
   const stopRequested = watchStopSignals();
@@ -44,6 +51,8 @@ export async function startServer(): Promise<FastifyInstance> {
   // An app with nothing to store (hello world) starts no PostgreSQL at all.
   if (databases.length > 0) await connectServer();
   let app: FastifyInstance | undefined;
+  // The dashboard's secret for calls to internal endpoints: the app server routes them for it only.
+  const devCalls = options.dashboardPort === undefined ? null : createDevCalls();
   try {
     await openDatabases(databases);
     for (const { name, applied } of openedDatabases()) {
@@ -56,6 +65,7 @@ export async function startServer(): Promise<FastifyInstance> {
     app = await buildServer(endpoints.values(), cfg, {
       auth: await loadAuthHandler(),
       openApiOf: cfg.serveOpenApi ? meta : null,
+      devCalls,
     });
     await app.listen({ host: cfg.host, port: cfg.port });
     if (cfg.cron && hasCronJobs()) await startCron();
@@ -83,8 +93,17 @@ export async function startServer(): Promise<FastifyInstance> {
     },
     `listening on http://localhost:${port}`,
   );
+  // Loaded only when asked for: production's bundle keeps the dashboard in a chunk it never loads.
+  const dashboard: Dashboard | null = devCalls
+    ? await (await import("../dashboard/mod.ts")).openDashboard(app, cfg, options.dashboardPort!, devCalls)
+    : null;
   const running = app;
-  void stopRequested.then(() => stopAndExit(() => running.close()));
+  void stopRequested.then(() =>
+    stopAndExit(async () => {
+      await dashboard?.close(); // first: its open event streams end, and its port is free for the next run
+      await running.close();
+    }),
+  );
   return app;
 }
 
