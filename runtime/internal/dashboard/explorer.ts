@@ -20,7 +20,8 @@ const callTimeoutMs = 60_000;
  * secret, and only they take auth data in place of the auth handler (dev-calls.ts).
  */
 export function registerExplorer(app: FastifyInstance, meta: AppMeta, appUrl: string, devCalls: DevCalls): void {
-  app.post("/api/call", async (req): Promise<CallResult> => {
+  // Room for an endpoint's whole body (the app's own limit is 2 MiB by default), as JSON text.
+  app.post("/api/call", { bodyLimit: 16 * 1024 * 1024 }, async (req): Promise<CallResult> => {
     const call = callRequest(req.body);
     const endpoint = meta.services.find((s) => s.name === call.service)?.endpoints.find((e) => e.name === call.endpoint);
     if (!endpoint) throw APIError.notFound(`no endpoint ${call.service}.${call.endpoint}`);
