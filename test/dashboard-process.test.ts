@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { runtimeDir } from "../runtime/internal/config/app-root.ts";
+import { appRoot, runtimeDir } from "../runtime/internal/config/app-root.ts";
 import { closedPort } from "../runtime/test/closed-port.ts";
-import { whenListening } from "../runtime/test/command.ts";
+import { spawnCommand, whenListening } from "../runtime/test/command.ts";
 import { dropServerDatabases, spawnBundle, type RunningApp } from "../runtime/test/process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}dash_`;
@@ -71,3 +71,17 @@ test("a --dashboard-port that is not a port stops start-up, naming the flag", as
   expect(await spawned.exited).toBe(1);
   expect(spawned.output()).toContain('--dashboard-port must be an integer from 0 to 65535, got "70000"');
 });
+
+test("production never serves the dashboard: start takes no such flag, and the server refuses it under NODE_ENV=production", async () => {
+  const port = await closedPort();
+  const started = await whenListening(spawnCommand(process.execPath, ["runtime/cli/main.mjs", "start", `--dashboard-port=${port}`], appRoot, { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env }), 60_000);
+  running.push(started);
+  expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+  expect(started.output()).not.toContain("development dashboard");
+  await expect(fetch(`http://127.0.0.1:${port}/api/app`)).rejects.toThrow();
+  expect(await started.stop("SIGTERM")).toBe(0);
+
+  const production = spawnBundle([`--dashboard-port=${port}`], { ...env, NODE_ENV: "production" });
+  expect(await production.exited).toBe(1);
+  expect(production.output()).toContain("the development dashboard is never served in production");
+}, 120_000);

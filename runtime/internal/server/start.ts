@@ -38,6 +38,9 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
   const stopRequested = watchStopSignals();
   const cfg = config();
+  if (options.dashboardPort !== undefined && cfg.environmentType === "production") {
+    throw new Error("--dashboard-port: the development dashboard is never served in production (NODE_ENV=production)");
+  }
   const log = rootLogger();
   const meta = appMeta();
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
