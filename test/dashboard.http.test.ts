@@ -344,6 +344,10 @@ describe("buckets", () => {
     expect(download.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''one.png");
     expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
     expect((await fetch(`${base}/api/buckets/qr-codes/download?key=missing.png`)).status).toBe(404);
+    // A binary answer reaches the explorer as base64: here the local provider's public URL, served by the app.
+    const { pathname } = new URL(qrCodes.publicUrl("dash/one.png"));
+    const fetched = await call({ service: "web", endpoint: "assets", method: "GET", path: pathname });
+    expect([fetched.status, fetched.bodyEncoding, Buffer.from(fetched.body, "base64")]).toEqual([200, "base64", bytes]);
     expect((await fetch(`${base}/api/buckets/nope/objects`)).status).toBe(404);
   });
 });
