@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 const serviceFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "web"];
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts"] },
+  { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts", "runtime/dashboard/dist/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,8 +16,8 @@ export default tseslint.config(
     },
   },
   {
-    // The web front end runs in the browser.
-    files: ["frontend/src/**/*.{ts,tsx}"],
+    // The web front end and the development dashboard's page run in the browser.
+    files: ["frontend/src/**/*.{ts,tsx}", "runtime/dashboard/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -14,9 +14,9 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
-  version: 5,
+  version: 6,
   appId: "",
-  services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [] }],
+  services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [], calls: [] }],
   databases: [],
   secrets: [],
   topics: [],
@@ -69,7 +69,7 @@ describe("the handler map", () => {
   });
 
   test("imports each service's encore.service.ts and reads the middlewares its Service holds", () => {
-    const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [] }, { name: "root", dir: ".", serviceFile: "encore.service.ts", doc: null, endpoints: [] }, { name: "legacy", dir: "legacy", serviceFile: null, doc: null, endpoints: [] }] });
+    const { content } = renderHandlers({ ...app(false), services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [], calls: [] }, { name: "root", dir: ".", serviceFile: "encore.service.ts", doc: null, endpoints: [], calls: [] }, { name: "legacy", dir: "legacy", serviceFile: null, doc: null, endpoints: [], calls: [] }] });
     expect(content).toContain('import * as auth_encore_service from "../../auth/encore.service";');
     expect(content).toContain('import * as encore_service from "../../encore.service";');
     expect(content).toMatch(/export const middlewares: Record<string, unknown> = \{\n {2}"auth": auth_encore_service\.default\.cfg\.middlewares,\n {2}"root": encore_service\.default\.cfg\.middlewares,\n {2}"legacy": undefined,\n\};/);

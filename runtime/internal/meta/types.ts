@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 5;
+  readonly version: 6;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -13,8 +13,8 @@ export interface AppMeta {
   /** Names passed to `secret("...")`, sorted, de-duplicated. */
   readonly secrets: readonly string[];
   /** `new Topic(...)` and `new Subscription(...)` declarations, sorted by name. */
-  readonly topics: readonly PubSubMeta[];
-  readonly subscriptions: readonly PubSubMeta[];
+  readonly topics: readonly TopicMeta[];
+  readonly subscriptions: readonly SubscriptionMeta[];
   /** `new CronJob(...)` declarations, sorted by name. */
   readonly cronJobs: readonly CronJobMeta[];
   /** `new Bucket(...)` declarations, sorted by name. */
@@ -54,6 +54,8 @@ export interface BucketMeta {
   /** Objects can be fetched by anyone at their public URL. */
   readonly public: boolean;
   readonly versioned: boolean;
+  /** Services that use it, sorted: the declaring one and those referring to it (see DatabaseMeta.usedBy). */
+  readonly usedBy: readonly string[];
   readonly declaredIn: SourceLocation;
 }
 
@@ -78,10 +80,24 @@ export type CronSchedule =
   | { readonly kind: "every"; readonly minutes: number }
   | { readonly kind: "cron"; readonly expression: string };
 
-/** A pub/sub declaration; the server imports its file at boot so the declaration runs. */
-export interface PubSubMeta {
+/** `new Topic(name, cfg)`; the server imports its file at boot so the declaration runs. */
+export interface TopicMeta {
   readonly name: string;
+  /** Service whose folder declares it. */
   readonly service: string;
+  /** Services that publish to it, sorted: those calling `.publish(...)` on it, or `.ref<Publisher<...>>()`, as Encore counts them. */
+  readonly publishers: readonly string[];
+  readonly declaredIn: SourceLocation;
+}
+
+/** `new Subscription(topic, name, cfg)`; the server imports its file at boot so the declaration runs. */
+export interface SubscriptionMeta {
+  /** Unique per topic only. */
+  readonly name: string;
+  /** Service whose folder declares it: the one whose handler receives the messages. */
+  readonly service: string;
+  /** Name of the topic it subscribes to. */
+  readonly topic: string;
   readonly declaredIn: SourceLocation;
 }
 
@@ -95,6 +111,8 @@ export interface ServiceMeta {
   /** The comment above `export default new Service(...)` in encore.service.ts (Encore's rule: the comment lines directly above); null without one. */
   readonly doc: string | null;
   readonly endpoints: readonly EndpointMeta[];
+  /** Services it calls through `~encore/clients` (`svc.endpoint(...)` in its files), sorted, itself left out. */
+  readonly calls: readonly string[];
 }
 
 export interface DatabaseMeta {
@@ -105,6 +123,11 @@ export interface DatabaseMeta {
   readonly migrationsDir: string | null;
   /** "sql" for NNN_name.up.sql files, "drizzle" for drizzle-kit's layout, "prisma" for Prisma Migrate's. */
   readonly migrationsSource: "sql" | "drizzle" | "prisma";
+  /**
+   * Services that use it, sorted: the declaring one, and those whose files refer to its
+   * variable (imported or not) or name it with `SQLDatabase.named("...")`.
+   */
+  readonly usedBy: readonly string[];
   readonly declaredIn: SourceLocation;
 }
 

@@ -44,7 +44,15 @@ describe("the real app", () => {
       service: "urlb",
       migrationsDir: "urlb/migrations",
       migrationsSource: "sql",
+      usedBy: ["urlb"],
       declaredIn: { file: "urlb/url.ts", line: 5 },
     });
+  });
+
+  it("knows url publishes url-shortened, analytics subscribes to it and calls url, and urlb calls nobody", () => {
+    expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "url", publishers: ["url"] });
+    expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));
+    const calls = Object.fromEntries(meta.services.map((s) => [s.name, s.calls]));
+    expect(calls).toMatchObject({ analytics: ["url"], auth: ["users"], urlb: [] });
   });
 });

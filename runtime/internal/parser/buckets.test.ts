@@ -8,9 +8,9 @@ describe("buckets", () => {
 
   it("reads each `new Bucket` with its settings (false unless said), sorted by name; Bucket.named declares nothing", () => {
     expect(meta.buckets).toEqual([
-      { name: "archive", service: "svc", public: false, versioned: true, declaredIn: { file: "svc/storage.ts", line: 6 } },
-      { name: "avatars", service: "svc", public: true, versioned: false, declaredIn: { file: "svc/storage.ts", line: 4 } },
-      { name: "scratch", service: "svc", public: false, versioned: false, declaredIn: { file: "svc/storage.ts", line: 8 } },
+      { name: "archive", service: "svc", public: false, versioned: true, usedBy: ["svc"], declaredIn: { file: "svc/storage.ts", line: 6 } },
+      { name: "avatars", service: "svc", public: true, versioned: false, usedBy: ["svc"], declaredIn: { file: "svc/storage.ts", line: 4 } },
+      { name: "scratch", service: "svc", public: false, versioned: false, usedBy: ["svc"], declaredIn: { file: "svc/storage.ts", line: 8 } },
     ]);
   });
 

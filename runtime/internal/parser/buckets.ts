@@ -4,18 +4,23 @@ import { bucketNameProblem } from "../objects/names.ts";
 import { errorAt, locationOf } from "./errors.ts";
 import { literalValue, NOT_LITERAL } from "./literals.ts";
 import { compareText, type AppProgram } from "./program.ts";
+import { servicesOf, usesOf } from "./references.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
 const settings = ["public", "versioned"] as const;
 
+type Bucket = Omit<BucketMeta, "usedBy"> & { readonly node: ts.NewExpression };
+
 /**
  * `new Bucket(name, cfg)` declarations, sorted by name: a literal name, unique in the app,
  * declared inside a service, with a config of boolean literals (the runtime must know
  * before running the app whether a bucket is public). `Bucket.named("x")` must name one.
+ * Each with the services using it: the declaring one, those naming its variable, and
+ * those calling `Bucket.named` with its name.
  */
 export function findBuckets(app: AppProgram, services: readonly ServiceInfo[]): BucketMeta[] {
-  const buckets: BucketMeta[] = [];
+  const buckets: Bucket[] = [];
   const references: { name: string; node: ts.Node }[] = [];
   for (const file of app.files) {
     const visit = (node: ts.Node): void => {
@@ -32,7 +37,13 @@ export function findBuckets(app: AppProgram, services: readonly ServiceInfo[]): 
       throw errorAt(app.appRoot, reference.node, `Bucket.named("${reference.name}") refers to a bucket that no \`new Bucket("${reference.name}")\` declares`);
     }
   }
-  return buckets.sort((a, b) => compareText(a.name, b.name));
+  const uses = usesOf(app, buckets.map((bucket) => bucket.node));
+  return buckets
+    .map(({ node, ...bucket }) => {
+      const named = references.filter((reference) => reference.name === bucket.name).map((reference) => reference.node);
+      return { ...bucket, usedBy: servicesOf(services, [node, ...uses.get(node)!, ...named]) };
+    })
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 function isBucket(app: AppProgram, node: ts.Node): boolean {
@@ -43,7 +54,7 @@ function isNamedReference(app: AppProgram, callee: ts.Expression): boolean {
   return ts.isPropertyAccessExpression(callee) && callee.name.text === "named" && isBucket(app, callee.expression);
 }
 
-function readBucket(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, earlier: readonly BucketMeta[]): BucketMeta {
+function readBucket(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, earlier: readonly Bucket[]): Bucket {
   const name = nameOf(app, node, "new Bucket(...)");
   const problem = bucketNameProblem(name);
   if (problem) throw errorAt(app.appRoot, node.arguments![0]!, problem);
@@ -54,7 +65,7 @@ function readBucket(app: AppProgram, services: readonly ServiceInfo[], node: ts.
   const service = serviceOfFile(services, node.getSourceFile().fileName);
   if (!service) throw errorAt(app.appRoot, node, `bucket "${name}" must be declared inside a service`);
   const config = configOf(app, node, name);
-  return { name, service: service.name, public: config.public, versioned: config.versioned, declaredIn: locationOf(app.appRoot, node) };
+  return { name, service: service.name, public: config.public, versioned: config.versioned, declaredIn: locationOf(app.appRoot, node), node };
 }
 
 function nameOf(app: AppProgram, node: ts.NewExpression | ts.CallExpression, construct: string): string {

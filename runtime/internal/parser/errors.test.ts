@@ -113,6 +113,12 @@ const CASES: readonly Case[] = [
     message: 'database "main" is already declared at svc/api.ts:3; use SQLDatabase.named("main") to reference it',
   },
   {
+    fixture: "subscription-topic",
+    file: "svc/subs.ts",
+    at: 'return new Subscription(topic, "sub"',
+    message: "the topic passed to new Subscription(...) must name a topic declared as `const name = new Topic(...)`",
+  },
+  {
     fixture: "migrations-source",
     file: "svc/db.ts",
     at: 'export const db = new SQLDatabase("main", {',

@@ -5,10 +5,12 @@ import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
 import { findEndpoints } from "./endpoints.ts";
 import { createAppProgram } from "./program.ts";
+import { findPubSub } from "./pubsub.ts";
 import { findResources } from "./resources.ts";
 import { checkRouteConflicts } from "./routes.ts";
 import { SchemaBuilder } from "./schema.ts";
 import { checkSdkResolves } from "./sdk-symbols.ts";
+import { findServiceCalls } from "./service-calls.ts";
 import { findServices } from "./services.ts";
 import { checkSupportedImports } from "./unsupported-imports.ts";
 
@@ -17,8 +19,9 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets, pub/sub, cron jobs, buckets, the auth handler). Throws ParseError, naming
- * file and line, on anything the runtime could not serve faithfully.
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets, the auth handler, and which services
+ * call, publish to or use which). Throws ParseError, naming file and line, on anything the
+ * runtime could not serve faithfully.
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
@@ -28,13 +31,15 @@ export function parseApp(appRoot: string): AppMeta {
   const schemas = new SchemaBuilder(app, services);
   const endpoints = findEndpoints(app, services, schemas);
   checkRouteConflicts(endpoints);
-  const { databases, secrets, topics, subscriptions } = findResources(app, services);
+  const { databases, secrets } = findResources(app, services);
+  const { topics, subscriptions } = findPubSub(app, services);
+  const calls = findServiceCalls(app, services);
   const byService = new Map<string, EndpointMeta[]>();
   for (const endpoint of endpoints) {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 5,
+    version: 6,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
@@ -42,6 +47,7 @@ export function parseApp(appRoot: string): AppMeta {
       serviceFile: service.serviceFile,
       doc: service.doc,
       endpoints: byService.get(service.name) ?? [],
+      calls: calls.get(service.name) ?? [],
     })),
     databases,
     secrets,

@@ -18,13 +18,14 @@ describe("services and resources", () => {
     expect(meta.services[1]?.endpoints[0]?.path).toBe("/invoices.count");
   });
 
-  it("reads every database declaration, sorted by name", () => {
+  it("reads every database declaration with the services using it, sorted by name", () => {
     expect(meta.databases).toEqual([
       {
         name: "analytics",
         service: "reports",
         migrationsDir: "reports/db/migrations",
         migrationsSource: "drizzle",
+        usedBy: ["reports"],
         declaredIn: { file: "reports/store.ts", line: 4 },
       },
       {
@@ -32,6 +33,8 @@ describe("services and resources", () => {
         service: "billing",
         migrationsDir: "billing/migrations",
         migrationsSource: "sql",
+        // invoices names it with SQLDatabase.named("billing").
+        usedBy: ["billing", "invoices"],
         declaredIn: { file: "billing/db.ts", line: 4 },
       },
       {
@@ -39,6 +42,7 @@ describe("services and resources", () => {
         service: "reports",
         migrationsDir: "reports/prisma/migrations",
         migrationsSource: "prisma",
+        usedBy: ["reports"],
         declaredIn: { file: "reports/store.ts", line: 14 },
       },
       {
@@ -46,6 +50,7 @@ describe("services and resources", () => {
         service: "invoices",
         migrationsDir: null,
         migrationsSource: "sql",
+        usedBy: ["invoices"],
         declaredIn: { file: "billing/invoices/store.ts", line: 8 },
       },
     ]);
@@ -56,6 +61,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(5);
+    expect(meta.version).toBe(6);
   });
 });

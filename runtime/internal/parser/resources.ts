@@ -1,36 +1,32 @@
 import path from "node:path";
 import ts from "typescript";
-import type { DatabaseMeta, PubSubMeta } from "../meta/types.ts";
+import type { DatabaseMeta } from "../meta/types.ts";
 import { errorAt, locationOf, toAppPath } from "./errors.ts";
 import { literalValue, NOT_LITERAL } from "./literals.ts";
 import { compareText, type AppProgram } from "./program.ts";
+import { servicesOf, usesOf } from "./references.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
 export interface Resources {
   readonly databases: DatabaseMeta[];
   readonly secrets: string[];
-  readonly topics: PubSubMeta[];
-  readonly subscriptions: PubSubMeta[];
 }
 
+type Database = Omit<DatabaseMeta, "usedBy"> & { readonly node: ts.NewExpression };
+
 interface Found {
-  readonly databases: DatabaseMeta[];
-  readonly topics: PubSubMeta[];
-  readonly subscriptions: PubSubMeta[];
+  readonly databases: Database[];
   readonly references: { readonly name: string; readonly node: ts.Node }[];
   readonly secrets: Set<string>;
 }
 
-/** Databases (`new SQLDatabase`), secrets (`secret(...)`), topics and subscriptions. */
+/** Databases (`new SQLDatabase`) with the services using them, and secrets (`secret(...)`). */
 export function findResources(app: AppProgram, services: readonly ServiceInfo[]): Resources {
-  const found: Found = { databases: [], topics: [], subscriptions: [], references: [], secrets: new Set() };
+  const found: Found = { databases: [], references: [], secrets: new Set() };
   for (const file of app.files) {
     const visit = (node: ts.Node): void => {
-      if (ts.isNewExpression(node)) {
-        readDatabase(app, services, node, found);
-        readPubSub(app, services, node, found);
-      }
+      if (ts.isNewExpression(node)) readDatabase(app, services, node, found);
       else if (ts.isCallExpression(node)) readCall(app, node, found);
       ts.forEachChild(node, visit);
     };
@@ -41,30 +37,15 @@ export function findResources(app: AppProgram, services: readonly ServiceInfo[])
       throw errorAt(app.appRoot, reference.node, `SQLDatabase.named("${reference.name}") refers to a database that no \`new SQLDatabase("${reference.name}")\` declares`);
     }
   }
+  const uses = usesOf(app, found.databases.map((database) => database.node));
+  const databases = found.databases.map(({ node, ...database }) => {
+    const named = found.references.filter((reference) => reference.name === database.name).map((reference) => reference.node);
+    return { ...database, usedBy: servicesOf(services, [node, ...uses.get(node)!, ...named]) };
+  });
   return {
-    databases: [...found.databases].sort((a, b) => compareText(a.name, b.name)),
+    databases: databases.sort((a, b) => compareText(a.name, b.name)),
     secrets: [...found.secrets].sort(compareText),
-    topics: [...found.topics].sort((a, b) => compareText(a.name, b.name)),
-    subscriptions: [...found.subscriptions].sort((a, b) => compareText(a.name, b.name)),
   };
-}
-
-function readPubSub(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, found: Found): void {
-  const sdk = sdkExportOf(app.checker, node.expression);
-  const kind = isSdkExport(sdk, "pubsub", "Topic") ? "topic" : isSdkExport(sdk, "pubsub", "Subscription") ? "subscription" : null;
-  if (!kind) return;
-  const name =
-    kind === "topic"
-      ? stringArgument(app, node, "new Topic(...)")
-      : stringArgumentAt(app, node, 1, "new Subscription(topic, name, ...)");
-  const service = serviceOfFile(services, node.getSourceFile().fileName);
-  if (!service) throw errorAt(app.appRoot, node, `${kind} "${name}" must be declared inside a service`);
-  const list = kind === "topic" ? found.topics : found.subscriptions;
-  const earlier = kind === "topic" ? list.find((t) => t.name === name) : undefined;
-  if (earlier) {
-    throw errorAt(app.appRoot, node, `topic "${name}" is already declared at ${earlier.declaredIn.file}:${earlier.declaredIn.line}`);
-  }
-  list.push({ name, service: service.name, declaredIn: locationOf(app.appRoot, node) });
 }
 
 function readDatabase(app: AppProgram, services: readonly ServiceInfo[], node: ts.NewExpression, found: Found): void {
@@ -78,7 +59,7 @@ function readDatabase(app: AppProgram, services: readonly ServiceInfo[], node: t
   const service = serviceOfFile(services, node.getSourceFile().fileName);
   if (!service) throw errorAt(app.appRoot, node, `database "${name}" must be declared inside a service`);
   const { dir, source } = migrationsOf(app, node, name);
-  found.databases.push({ name, service: service.name, migrationsDir: dir, migrationsSource: source, declaredIn });
+  found.databases.push({ name, service: service.name, migrationsDir: dir, migrationsSource: source, declaredIn, node });
 }
 
 function readCall(app: AppProgram, node: ts.CallExpression, found: Found): void {
@@ -95,11 +76,7 @@ function readCall(app: AppProgram, node: ts.CallExpression, found: Found): void 
 }
 
 function stringArgument(app: AppProgram, node: ts.CallExpression | ts.NewExpression, construct: string): string {
-  return stringArgumentAt(app, node, 0, construct);
-}
-
-function stringArgumentAt(app: AppProgram, node: ts.CallExpression | ts.NewExpression, index: number, construct: string): string {
-  const arg = node.arguments?.[index];
+  const arg = node.arguments?.[0];
   if (!arg || !(ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg))) {
     throw errorAt(app.appRoot, arg ?? node, `the name passed to ${construct} must be a string literal`);
   }

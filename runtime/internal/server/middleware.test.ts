@@ -118,8 +118,9 @@ const services: ServiceMeta[] = [
       meta("shop", "rawPost", { ...raw, methods: ["POST"] }),
       meta("shop", "internalEcho", { expose: false }),
     ],
+    calls: [],
   },
-  { name: "plain", dir: "plain", serviceFile: "plain/encore.service.ts", doc: null, endpoints: [meta("plain", "ping", {})] },
+  { name: "plain", dir: "plain", serviceFile: "plain/encore.service.ts", doc: null, endpoints: [meta("plain", "ping", {})], calls: [] },
 ];
 const handlers: Record<string, unknown> = {
   "shop.trail": seen, "shop.mine": seen, "shop.limited": seen, "shop.created": seen, "shop.cached": seen,
