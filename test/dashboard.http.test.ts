@@ -99,7 +99,8 @@ describe("app, catalog and flow", () => {
   test("the catalog has POST /shorten with its request type, field docs and doc comment", async () => {
     const { services, auth } = await get<Catalog>("/api/catalog");
     const url = services.find((s) => s.name === "url")!;
-    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: ["url-shortened"], cronJobs: ["cleanup-stale-urls"], buckets: ["qr-codes"] });
+    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["cleanup-stale-urls"], buckets: ["qr-codes"] });
+    expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
     const shorten = url.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^url\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
@@ -120,13 +121,15 @@ describe("app, catalog and flow", () => {
     expect(auth!.authData).toContain("userID: string");
   });
 
-  test("the flow has service, topic and database nodes, and the links the runtime knows", async () => {
+  test("the flow has service, topic and database nodes, and how they are linked", async () => {
     const { nodes, edges } = await get<Flow>("/api/flow");
     const ids = nodes.map((n) => n.id);
     expect(ids).toEqual(expect.arrayContaining(["service:url", "service:analytics", "topic:url-shortened", "database:url", "bucket:qr-codes", "cron:daily-report"]));
     expect(edges).toEqual(
       expect.arrayContaining([
+        { from: "service:url", to: "topic:url-shortened", kind: "publishes" },
         { from: "topic:url-shortened", to: "service:analytics", kind: "subscribes", label: "track-analytics" },
+        { from: "service:analytics", to: "service:url", kind: "calls" },
         { from: "service:url", to: "database:url", kind: "uses" },
         { from: "cron:cleanup-stale-urls", to: "service:url", kind: "schedules", label: "cleanupStaleUrls" },
       ]),

@@ -1,7 +1,6 @@
 import type { AppMeta, EndpointMeta, ServiceMeta } from "../meta/types.ts";
 import type { Catalog, CatalogEndpoint, CatalogField, CatalogService } from "./api.ts";
 import { exampleRequest } from "./examples.ts";
-import { serviceCalls, subscriptionTopic, topicPublishers } from "./meta-links.ts";
 import { fieldTypeText, typeText } from "./type-text.ts";
 
 /** GET /api/catalog: every service with its endpoints, their types and docs, and what it declares and uses. */
@@ -27,13 +26,13 @@ function catalogService(meta: AppMeta, service: ServiceMeta): CatalogService {
     endpoints: service.endpoints.map(catalogEndpoint),
     databases: own(meta.databases),
     topics: own(meta.topics),
-    publishes: meta.topics.filter((t) => topicPublishers(t).includes(service.name)).map((t) => t.name),
+    publishes: meta.topics.filter((t) => t.publishers.includes(service.name)).map((t) => t.name),
     subscriptions: meta.subscriptions
       .filter((s) => s.service === service.name)
-      .map((s) => ({ name: s.name, topic: subscriptionTopic(s) ?? "" })),
+      .map((s) => ({ name: s.name, topic: s.topic })),
     cronJobs: own(meta.cronJobs),
     buckets: own(meta.buckets),
-    calls: serviceCalls(service),
+    calls: service.calls,
   };
 }
 

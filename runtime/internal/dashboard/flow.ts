@@ -1,6 +1,6 @@
 import type { AppMeta } from "../meta/types.ts";
 import type { Flow } from "./api.ts";
-import { resourceUsers, serviceCalls, subscriptionTopic, topicPublishers } from "./meta-links.ts";
+import { resourceUsers } from "./meta-links.ts";
 
 type Edge = Flow["edges"][number];
 type Node = Flow["nodes"][number];
@@ -22,14 +22,13 @@ export function flow(meta: AppMeta): Flow {
     edges.set(`${edge.from}\0${edge.to}\0${edge.kind}\0${edge.label ?? ""}`, edge);
   };
   for (const service of meta.services) {
-    for (const callee of serviceCalls(service)) add({ from: `service:${service.name}`, to: `service:${callee}`, kind: "calls" });
+    for (const callee of service.calls) add({ from: `service:${service.name}`, to: `service:${callee}`, kind: "calls" });
   }
   for (const topic of meta.topics) {
-    for (const publisher of topicPublishers(topic)) add({ from: `service:${publisher}`, to: `topic:${topic.name}`, kind: "publishes" });
+    for (const publisher of topic.publishers) add({ from: `service:${publisher}`, to: `topic:${topic.name}`, kind: "publishes" });
   }
   for (const subscription of meta.subscriptions) {
-    const topic = subscriptionTopic(subscription);
-    if (topic) add({ from: `topic:${topic}`, to: `service:${subscription.service}`, kind: "subscribes", label: subscription.name });
+    add({ from: `topic:${subscription.topic}`, to: `service:${subscription.service}`, kind: "subscribes", label: subscription.name });
   }
   for (const database of meta.databases) {
     for (const user of resourceUsers(database)) add({ from: `service:${user}`, to: `database:${database.name}`, kind: "uses" });

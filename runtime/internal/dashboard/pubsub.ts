@@ -5,7 +5,6 @@ import type { AppMeta } from "../meta/types.ts";
 import { publish, runningPubSub } from "../pubsub/mod.ts";
 import type { SubscriptionStats } from "../pubsub/provider.ts";
 import type { PubSubState } from "./api.ts";
-import { subscriptionTopic, topicPublishers } from "./meta-links.ts";
 
 /**
  * GET /api/pubsub: each topic with its publishers and its subscriptions' backlog, in-flight
@@ -22,9 +21,9 @@ export function registerPubSub(app: FastifyInstance, meta: AppMeta): void {
       topics: meta.topics.map((topic) => ({
         name: topic.name,
         service: topic.service,
-        publishers: topicPublishers(topic),
+        publishers: topic.publishers,
         subscriptions: meta.subscriptions
-          .filter((s) => subscriptionTopic(s) === topic.name)
+          .filter((s) => s.topic === topic.name)
           .map((s) => {
             const counted = stats.find((c) => c.topic === topic.name && c.subscription === s.name);
             return { name: s.name, service: s.service, ...counts(counted) };

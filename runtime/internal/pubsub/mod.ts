@@ -33,11 +33,6 @@ export function declareSubscription(sub: DeclaredSubscription): void {
   if (provider) void startPubSub();
 }
 
-/** The subscriptions declared so far (by the app's modules as they loaded), for the development dashboard. */
-export function declaredSubscriptions(): readonly { readonly topic: string; readonly name: string; readonly service: string }[] {
-  return subscriptions.map((s) => ({ topic: s.spec.topic, name: s.spec.name, service: s.service }));
-}
-
 /** Whether the app declares any topic. */
 export function hasPubSub(): boolean {
   return topics.size > 0;
