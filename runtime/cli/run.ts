@@ -2,7 +2,9 @@
 // generates and bundles the app, runs the bundle as a child process, and on every change
 // to the app's sources builds again and replaces the child. It holds the embedded
 // PostgreSQL cluster for the whole session, so a restart does not restart the database
-// (the child joins the running cluster; see EmbeddedSession).
+// (the child joins the running cluster; see EmbeddedSession). The child also serves the
+// development dashboard on its own loopback port (--dashboard-port, default 9400), which
+// goes down and comes back with it; --no-dashboard leaves it off.
 import { watch } from "chokidar";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -14,6 +16,7 @@ import { config } from "../internal/config/mod.ts";
 import { ParseError } from "../internal/parser/mod.ts";
 import { embeddedClusterDir } from "../internal/sql/databases.ts";
 import { EmbeddedSession } from "../internal/sql/embedded/session.ts";
+import { parseRunArgs } from "./run-args.ts";
 import { landBundle, removeOtherBuilds } from "./server-bundle.ts";
 
 /** How long edits settle (an editor's save, a formatter after it) before a rebuild. */
@@ -28,6 +31,13 @@ let session: EmbeddedSession | undefined;
 let building: Promise<void> | undefined;
 let changedAgain = false;
 let stopping = false;
+
+const args = parseRunArgs(process.argv.slice(2));
+if ("error" in args) {
+  say(`${args.error}\nusage: encore-selfhost run [--dashboard-port <n>] [--no-dashboard]`);
+  process.exit(2);
+}
+const childArgs = args.dashboardPort === null ? [] : [`--dashboard-port=${args.dashboardPort}`];
 
 try {
   const cfg = config();
@@ -75,7 +85,7 @@ async function rebuild(reason: string): Promise<void> {
 }
 
 function startChild(bundle: string): void {
-  const proc = spawn(process.execPath, ["--enable-source-maps", path.join(bundle, "server.mjs")], {
+  const proc = spawn(process.execPath, ["--enable-source-maps", path.join(bundle, "server.mjs"), ...childArgs], {
     cwd: appRoot,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -30,5 +30,7 @@ if (!existsSync(entry) && (await Promise.all([runStep("bundle.ts"), runStep("pre
   process.exitCode = 1;
 } else {
   process.setSourceMapsEnabled(true); // stack traces name the TypeScript sources
+  // The server reads its flags from process.argv: start passes none (no --dashboard-port: production never serves the dashboard).
+  process.argv = [process.argv[0], entry];
   await import(pathToFileURL(entry).href);
 }

@@ -16,10 +16,23 @@ export type SpawnedApp = Spawned;
  * every test file's app at once.
  */
 export function spawnApp(env: Record<string, string>): SpawnedApp {
-  if (!existsSync(path.join(bundleDir(appRoot), "server.mjs"))) {
+  builtBundle();
+  return spawnCommand(process.execPath, ["runtime/cli/main.mjs", "start"], appRoot, { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env });
+}
+
+/** Spawns the bundle's server.mjs itself with `args`, as `run` spawns its child, on a free port. */
+export function spawnBundle(args: readonly string[], env: Record<string, string>): SpawnedApp {
+  const bundle = builtBundle();
+  return spawnCommand(process.execPath, [path.join(bundle, "server.mjs"), ...args], appRoot, { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env });
+}
+
+/** The bundle of the current sources, built here first when missing. */
+function builtBundle(): string {
+  const bundle = bundleDir(appRoot);
+  if (!existsSync(path.join(bundle, "server.mjs"))) {
     execFileSync(process.execPath, ["runtime/cli/run-ts.mjs", "runtime/cli/bundle.ts"], { cwd: appRoot, stdio: "inherit" });
   }
-  return spawnCommand(process.execPath, ["runtime/cli/main.mjs", "start"], appRoot, { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env });
+  return bundle;
 }
 
 /** Spawns the app and resolves once it listens. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { config } from "../internal/config/mod.ts";
 import { loadAuthHandler, loadEndpoints } from "../internal/registry/endpoints.ts";
 import { buildServer } from "../internal/server/app.ts";
+import type { DevCalls } from "../internal/server/dev-calls.ts";
 
 export interface TestServer {
   /** Base URL, such as http://127.0.0.1:39123 */
@@ -10,9 +11,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The app's real HTTP server (its auth handler included) on a free loopback port, on this test file's databases. */
-export async function startTestServer(): Promise<TestServer> {
-  const app = await buildServer((await loadEndpoints()).values(), config(), { auth: await loadAuthHandler() });
+/**
+ * The app's real HTTP server (its auth handler included) on a free loopback port, on this
+ * test file's databases; with `devCalls`, as the development dashboard has it (dev-calls.ts).
+ */
+export async function startTestServer(options: { devCalls?: DevCalls } = {}): Promise<TestServer> {
+  const app = await buildServer((await loadEndpoints()).values(), config(), { auth: await loadAuthHandler(), devCalls: options.devCalls ?? null });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (typeof address !== "object" || !address) throw new Error("server has no TCP address");

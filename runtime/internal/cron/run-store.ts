@@ -116,6 +116,22 @@ export class CronStore {
     return new Map(rows.map((r) => [r.job as string, toRecord(r)]));
   }
 
+  /** The latest `perJob` runs of each job, newest first (the development dashboard). */
+  async recentRuns(perJob: number): Promise<Map<string, RunRecord[]>> {
+    const rows = await this.driver.query(
+      `SELECT ${runColumns} FROM (
+         SELECT *, row_number() OVER (PARTITION BY job ORDER BY id DESC) AS n FROM cron_run
+       ) ranked WHERE n <= $1 ORDER BY job, id DESC`,
+      [perJob],
+    );
+    const byJob = new Map<string, RunRecord[]>();
+    for (const row of rows) {
+      const run = toRecord(row);
+      byJob.set(run.job, [...(byJob.get(run.job) ?? []), run]);
+    }
+    return byJob;
+  }
+
   /** Every run of a job, oldest first (tests and diagnostics). */
   async runsOf(job: string): Promise<RunRecord[]> {
     const rows = await this.driver.query(`SELECT ${runColumns} FROM cron_run WHERE job = $1 ORDER BY id`, [job]);

@@ -145,6 +145,11 @@ export class CronScheduler<J extends ScheduledJob> {
     }));
   }
 
+  /** The latest `perJob` runs of each job that has run, newest first. */
+  recentRuns(perJob: number): Promise<Map<string, RunRecord[]>> {
+    return this.options.store.recentRuns(perJob);
+  }
+
   /**
    * Stops scheduling and waits up to `graceMs` for runs in progress. A run that
    * is still going is recorded as failed, so no other instance waits for it.

@@ -7,6 +7,7 @@ import { bucketSpec, localObjects } from "../objects/mod.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
 import { registerJsonBodyParser } from "./body.ts";
+import { devRouting, isDevRoute, type DevCalls } from "./dev-calls.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { objectRoutes } from "./objects-routes.ts";
@@ -27,19 +28,23 @@ export interface ServerOptions {
   readonly auth?: AuthHandlerEntry | null;
   /** The app's metadata, when GET /openapi.json is to answer its OpenAPI document (SERVE_OPENAPI=on). */
   readonly openApiOf?: AppMeta | null;
+  /** With the development dashboard on: internal endpoints are routed for its calls, which carry this secret (dev-calls.ts). */
+  readonly devCalls?: DevCalls | null;
 }
 
 /**
  * Builds the public HTTP server: every exposed endpoint behind the auth handler's step
  * (stream endpoints over WebSocket), /healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
- * outside they are 404; other services reach them in-process through ~encore/clients.
+ * outside they are 404; other services reach them in-process through ~encore/clients, and
+ * with `devCalls` the development dashboard over HTTP (dev-calls.ts).
  */
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
   cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy">,
   options: ServerOptions = {},
 ): Promise<FastifyInstance> {
-  const exposed = [...endpoints].filter((e) => e.meta.expose);
+  const all = [...endpoints];
+  const exposed = all.filter((e) => e.meta.expose);
   const routeContext: RouteContext = {
     auth: options.auth ? compileAuthenticator(options.auth, cfg.trustProxy) : null,
     exposeInternalErrors: cfg.exposeInternalErrors,
@@ -51,6 +56,12 @@ export async function buildServer(
   const front = frontRouter(() => closing);
   const withFallbacks = exposed.some((e) => isFallbackEndpoint(e.meta));
   const upgrades = streamUpgrades(exposed, routeContext, () => closing);
+  const dev = options.devCalls ? devRouting(options.devCalls) : null;
+  const dispatch = dev ? dev.dispatch(front.dispatch) : front.dispatch;
+  const constraints = {
+    ...(withFallbacks ? { [fallbackStrategy.name]: fallbackStrategy } : {}),
+    ...dev?.constraints,
+  };
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
@@ -58,11 +69,11 @@ export async function buildServer(
     routerOptions: {
       ignoreTrailingSlash: false,
       maxParamLength: 500,
-      ...(withFallbacks ? { constraints: { [fallbackStrategy.name]: fallbackStrategy } } : {}),
+      ...(Object.keys(constraints).length > 0 ? { constraints } : {}),
     },
     serverFactory: (fastifyHandler) => {
       // Responses as lenient as Encore's raw response (raw-response.ts), for raw handlers written for Encore.
-      const server = createServer({ ServerResponse: RawResponse }, (req, res) => front.dispatch(req, res) || fastifyHandler(req, res));
+      const server = createServer({ ServerResponse: RawResponse }, (req, res) => dispatch(req, res) || fastifyHandler(req, res));
       // Fastify's own default, which it applies only to servers it creates itself: longer
       // than common load balancers' idle timeouts, so they, not we, close idle connections.
       server.keepAliveTimeout = 72_000;
@@ -70,7 +81,7 @@ export async function buildServer(
       return server;
     },
   });
-  app.addHook("onRoute", front.onRoute);
+  app.addHook("onRoute", dev ? (route) => (isDevRoute(route) ? dev.onRoute(route) : front.onRoute(route)) : front.onRoute);
   app.addHook("preClose", async () => {
     closing = true;
     // Upgraded connections are no longer the HTTP server's to close: without this it would wait for them forever.
@@ -92,6 +103,9 @@ export async function buildServer(
     if (endpoint.meta.kind === "stream") app.route(plainRequestRoute(endpoint));
   }
   registerRawRoutes(app, raw, invokers);
+  if (dev) {
+    dev.register(app, all.filter((e) => !e.meta.expose), routeContext, options.auth?.meta ?? null);
+  }
   for (const { meta } of exposed) {
     if (meta.kind !== "static" || !meta.static) continue;
     await registerStaticFiles(app, { ...meta, static: meta.static }, cfg.appRoot, staticAuthHook(meta.auth, routeContext.auth));

@@ -157,17 +157,21 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
 
 /** Raw endpoints get Node's request and response untouched, body unread. */
 export function registerRawRoutes(app: FastifyInstance, endpoints: readonly Endpoint[], invokers: ReadonlyMap<Endpoint, RawInvoker>): void {
-  if (endpoints.length === 0) return;
-  // A scope whose parser leaves the body unread. The hot GET/HEAD routes are served
-  // by the raw fast lane before Fastify; here they are only reached while closing.
+  // The hot GET/HEAD routes are served by the raw fast lane before Fastify; here they are only reached while closing.
+  registerInRawScope(app, endpoints.map((endpoint) => rawRoute(endpoint, invokers.get(endpoint)!)));
+}
+
+/** Routes raw endpoints in a scope whose parser leaves the body unread. */
+export function registerInRawScope(app: FastifyInstance, routes: readonly RouteOptions[]): void {
+  if (routes.length === 0) return;
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
-    for (const endpoint of endpoints) scope.route(rawRoute(endpoint, invokers.get(endpoint)!));
+    for (const route of routes) scope.route(route);
   });
 }
 
-function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
+export function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
   const methods = routeMethods(endpoint.meta);
   const fetchOnly = methods.every((m) => m === "GET" || m === "HEAD");
   return {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { cronDatabaseName } from "../cron/schema.ts";
+import type { Dashboard } from "../dashboard/server.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
@@ -21,11 +22,14 @@ import {
 import { startAppTracing } from "../tracing/boot.ts";
 import { stopTracing } from "../tracing/mod.ts";
 import { buildServer } from "./app.ts";
+import { createDevCalls } from "./dev-calls.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
 
 export interface StartOptions {
   /** Keep finished traces in memory (TRACE_BUFFER of them) for the development dashboard. */
   readonly keepTraces?: boolean;
+  /** Serve the development dashboard on this loopback port (`run` passes it; production never does). */
+  readonly dashboardPort?: number;
 }
 
 /**
@@ -38,10 +42,13 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
   const stopRequested = watchStopSignals();
   const cfg = config();
+  if (options.dashboardPort !== undefined && cfg.environmentType === "production") {
+    throw new Error("--dashboard-port: the development dashboard is never served in production (NODE_ENV=production)");
+  }
   const log = rootLogger();
   const meta = appMeta();
   // Before the routes are compiled: each decides then whether it records spans.
-  const tracing = await startAppTracing(options.keepTraces === true);
+  const tracing = await startAppTracing(options.keepTraces === true || options.dashboardPort !== undefined);
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
   // The runtime's own databases too, so pub/sub and cron find theirs ready.
@@ -53,6 +60,8 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // An app with nothing to store (hello world) starts no PostgreSQL at all.
   if (databases.length > 0) await connectServer();
   let app: FastifyInstance | undefined;
+  // The dashboard's secret for calls to internal endpoints: the app server routes them for it only.
+  const devCalls = options.dashboardPort === undefined ? null : createDevCalls();
   try {
     await openDatabases(databases);
     for (const { name, applied } of openedDatabases()) {
@@ -65,6 +74,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     app = await buildServer(endpoints.values(), cfg, {
       auth: await loadAuthHandler(),
       openApiOf: cfg.serveOpenApi ? meta : null,
+      devCalls,
     });
     await app.listen({ host: cfg.host, port: cfg.port });
     if (cfg.cron && hasCronJobs()) await startCron();
@@ -94,8 +104,17 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     },
     `listening on http://localhost:${port}`,
   );
+  // Loaded only when asked for: production's bundle keeps the dashboard in a chunk it never loads.
+  const dashboard: Dashboard | null = devCalls
+    ? await (await import("../dashboard/mod.ts")).openDashboard(app, cfg, options.dashboardPort!, devCalls)
+    : null;
   const running = app;
-  void stopRequested.then(() => stopAndExit(() => running.close()));
+  void stopRequested.then(() =>
+    stopAndExit(async () => {
+      await dashboard?.close(); // first: its open event streams end, and its port is free for the next run
+      await running.close();
+    }),
+  );
   return app;
 }
 

@@ -18,7 +18,20 @@ export interface SqlTransaction extends SqlQueryable {
 }
 
 export interface SqlConnection extends SqlQueryable {
+  /**
+   * One statement without parameters, its rows as arrays in column order with the
+   * columns' names and type OIDs (the development dashboard's console). Sent as a prepared
+   * statement, so the server refuses a text holding several statements.
+   */
+  queryTable(text: string): Promise<ResultTable>;
   release(): Promise<void>;
+}
+
+export interface ResultTable {
+  readonly columns: readonly { readonly name: string; readonly typeOid: number }[];
+  readonly rows: readonly (readonly unknown[])[];
+  /** Rows returned or affected, as the server reports it; null when it reports none. */
+  readonly rowCount: number | null;
 }
 
 export interface SqlDriver extends SqlQueryable {

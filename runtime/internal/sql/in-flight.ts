@@ -40,6 +40,7 @@ export function trackInFlight(driver: SqlDriver): SqlDriver {
       return {
         query: (text, params) => conn.query(text, params),
         execScript: (sql) => conn.execScript(sql),
+        queryTable: (text) => conn.queryTable(text),
         release: () => finished(conn.release()),
       };
     },

@@ -124,6 +124,15 @@ export class PostgresDriver implements SqlDriver {
     return {
       query: async (text, params) => (await session.run(this.statement(text, params))).rows,
       execScript: async (sql) => void (await session.run({ text: sql })),
+      queryTable: async (text) => {
+        const config = { ...this.statement(text, []), rowMode: "array", queryMode: "extended" };
+        const result = (await session.run(config)) as unknown as pg.QueryArrayResult;
+        return {
+          columns: result.fields.map((f) => ({ name: f.name, typeOid: f.dataTypeID })),
+          rows: result.rows,
+          rowCount: result.rowCount,
+        };
+      },
       release: async () => session.release(),
     };
   }
