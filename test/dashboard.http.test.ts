@@ -265,7 +265,8 @@ describe("cron", () => {
     const res = await post("/api/cron/cleanup-stale-urls/run", {});
     expect(res.status).toBe(200);
     const result = (await res.json()) as CronRunResult;
-    expect(result).toMatchObject({ outcome: "succeeded", error: null });
+    expect(result).toMatchObject({ outcome: "succeeded", error: null, traceId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(await get(`/api/traces/${result.traceId}`)).toMatchObject({ kind: "cron", service: "url", name: "cleanup-stale-urls", error: null });
     const { jobs } = await get<CronState>("/api/cron");
     const job = jobs.find((j) => j.name === "cleanup-stale-urls")!;
     expect(job).toMatchObject({ title: "Remove stale short URLs", service: "url", endpoint: { service: "url", name: "cleanupStaleUrls" }, schedule: "0 3 * * *" });

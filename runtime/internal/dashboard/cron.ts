@@ -5,7 +5,6 @@ import type { RunRecord } from "../cron/run-store.ts";
 import { describeSchedule, nextTick } from "../cron/ticks.ts";
 import { APIError } from "../errors/api-error.ts";
 import type { AppMeta } from "../meta/types.ts";
-import type { TraceStore } from "../tracing/records.ts";
 import type { CronRun, CronRunResult, CronState } from "./api.ts";
 
 /** Runs shown per job. */
@@ -17,7 +16,7 @@ const recentRuns = 20;
  * POST /api/cron/:job/run: runs the job now, as `encore-selfhost cron <job>` does (a manual
  * run, claimed in the store, refused while a run is in progress), and answers when it ends.
  */
-export function registerCron(app: FastifyInstance, meta: AppMeta, traces: TraceStore | null): void {
+export function registerCron(app: FastifyInstance, meta: AppMeta): void {
   app.get("/api/cron", async (): Promise<CronState> => {
     const enabled = config().cron;
     const runs = meta.cronJobs.length > 0 ? await (await cronScheduler()).recentRuns(recentRuns) : new Map<string, RunRecord[]>();
@@ -39,7 +38,6 @@ export function registerCron(app: FastifyInstance, meta: AppMeta, traces: TraceS
   app.post("/api/cron/:job/run", async (req): Promise<CronRunResult> => {
     const { job } = req.params as { job: string };
     if (!meta.cronJobs.some((j) => j.name === job)) throw APIError.notFound(`no cron job "${job}"`);
-    const startedMs = Date.now();
     const result = await (await cronScheduler()).runNow(job);
     if (result.claim === "overlap" && result.running) {
       throw APIError.aborted(`not run: run ${result.running.id} of ${job} has been in progress since ${result.running.startedAt.toISOString()} on ${result.running.instance}`);
@@ -50,7 +48,7 @@ export function registerCron(app: FastifyInstance, meta: AppMeta, traces: TraceS
       outcome: run.outcome,
       durationMs: durationOf(run) ?? 0,
       error: run.error,
-      traceId: cronTraceId(traces, meta, job, startedMs),
+      traceId: result.traceId ?? null,
     };
   });
 }
@@ -69,12 +67,3 @@ function durationOf(run: RunRecord): number | null {
   return run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null;
 }
 
-/**
- * The trace the run made: the newest cron trace of the job's that started with the run.
- * (The scheduler records no trace id; the run and its trace share the job and the start.)
- */
-function cronTraceId(traces: TraceStore | null, meta: AppMeta, job: string, startedMs: number): string | null {
-  const service = meta.cronJobs.find((j) => j.name === job)?.service;
-  const found = traces?.list({ service, name: job, limit: 20 }).find((t) => t.kind === "cron" && t.startMs >= startedMs - 1);
-  return found?.traceId ?? null;
-}

@@ -75,7 +75,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   registerTraces(app, options.traces);
   registerEvents(app, info, options.traces);
   registerPubSub(app, meta);
-  registerCron(app, meta, options.traces);
+  registerCron(app, meta);
   registerDatabases(app, meta, options.appRoot);
   registerBuckets(app, meta);
   await registerFrontEnd(app, options.frontEndDir);
