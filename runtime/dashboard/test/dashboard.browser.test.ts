@@ -125,9 +125,16 @@ describe("the development dashboard", () => {
     await screenshot(page, "cron");
   });
 
-  test("the SQL console reads the shortened link's row, and refuses an INSERT", async () => {
+  test("the databases page shows url's applied migrations; its SQL console reads the shortened link's row, and refuses an INSERT", async () => {
     const { page } = browser;
     await open(page, "#/databases/url");
+    const migrations = page.locator('section[aria-labelledby="migrations-h"]');
+    await expect.poll(() => migrations.locator("tr").allTextContents()).toEqual([
+      "1_create_urls.up.sqlapplied",
+      "2_create_outbox.up.sqlapplied",
+      "3_index_urls_created_at.up.sqlapplied",
+      "4_add_created_by.up.sqlapplied",
+    ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
     await query.fill(`SELECT code, original_url, clicks FROM urls WHERE code = '${code}'`);
