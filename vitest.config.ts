@@ -11,9 +11,9 @@ const needsNats = "**/*.nats.test.ts";
 // The packed runtime installed into the fixture apps (npm run test:apps): minutes of npm
 // install and eight apps served, so a run of its own rather than part of npm test.
 const fixtureApps = "**/*.apps.test.ts";
-// The web front end in headless Chromium against the app's own process (npm run
-// test:browser builds the front end first): a browser is not part of npm test.
-const browserTests = "frontend/test/*.browser.test.ts";
+// The web front end and the development dashboard in headless Chromium against the app's
+// own process (npm run test:browser builds the front end first): a browser is not part of npm test.
+const browserTests = ["frontend/test/*.browser.test.ts", "runtime/dashboard/test/*.browser.test.ts"];
 
 const projects: TestProjectInlineConfiguration[] = [
   {
@@ -21,7 +21,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: serverName,
       include: ["**/*.test.ts"],
-      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps, browserTests],
+      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps, ...browserTests],
     },
   },
 ];
@@ -41,7 +41,7 @@ if (process.env.TEST_FIXTURE_APPS) {
 }
 
 if (process.env.TEST_BROWSER) {
-  projects.push({ extends: true, test: { name: "browser", include: [browserTests] } });
+  projects.push({ extends: true, test: { name: "browser", include: browserTests } });
 }
 
 export default defineConfig({

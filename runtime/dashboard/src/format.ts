@@ -46,3 +46,11 @@ export function prettyJson(text: string): { text: string; json: boolean } {
     return { text, json: false };
   }
 }
+
+/** Text without its blank first and last lines and the indent all its lines share: SQL as written in a template literal. */
+export function dedent(text: string): string {
+  const lines = text.replace(/^\s*\n/, "").trimEnd().split("\n");
+  const indents = lines.filter((l) => l.trim() !== "").map((l) => /^[ \t]*/.exec(l)![0].length);
+  const common = Math.min(...indents);
+  return lines.map((l) => l.slice(common)).join("\n");
+}

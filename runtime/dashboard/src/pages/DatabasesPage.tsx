@@ -42,7 +42,6 @@ export function DatabasesPage({ selected }: { selected: string | null }) {
 function DatabaseView({ database }: { database: Database }) {
   const first = database.tables[0];
   const [sql, setSql] = useState(first ? `SELECT * FROM ${qualified(first)} LIMIT 20` : "SELECT now()");
-  const pending = database.migrations.filter((m) => m.appliedAt === null).length;
   return (
     <>
       <p class="muted small">
@@ -80,17 +79,18 @@ function DatabaseView({ database }: { database: Database }) {
         </section>
         <section class="card" aria-labelledby="migrations-h">
           <h2 id="migrations-h">
-            Migrations {pending > 0 && <Badge tone="warn">{pending} pending</Badge>}
+            Migrations applied
           </h2>
           {database.migrations.length === 0 ? (
-            <p class="muted">No migrations.</p>
+            <p class="muted">No migrations applied.</p>
           ) : (
             <table class="grid compact">
               <tbody>
                 {database.migrations.map((m) => (
                   <tr key={m.name}>
                     <td class="mono">{m.name}</td>
-                    <td class="mono muted">{m.appliedAt === null ? <Badge tone="warn">pending</Badge> : dateTime(m.appliedAt)}</td>
+                    {/* The tracking table records versions only, as Encore's does: when is often unknown. */}
+                    <td class="mono muted">{m.appliedAt === null ? <Badge tone="ok">applied</Badge> : dateTime(m.appliedAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -43,7 +43,7 @@ export function SqlConsole({ database, sql, onSql }: { database: string; sql: st
           </button>
           {query.result && (
             <span class="muted small" data-testid="sql-summary">
-              {count(query.result.rowCount)} rows in {duration(query.result.durationMs)}
+              {count(query.result.rowCount)} {query.result.rowCount === 1 ? "row" : "rows"} in {duration(query.result.durationMs)}
               {query.result.truncated && `; the first ${count(query.result.rows.length)} shown`}
             </span>
           )}

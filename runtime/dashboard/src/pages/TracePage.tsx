@@ -4,7 +4,7 @@ import type { LogRecord, SpanRecord } from "../../../internal/tracing/records.ts
 import { Badge, MethodBadge, StatusBadge } from "../components/Badge.tsx";
 import { ErrorBox } from "../components/ErrorBox.tsx";
 import { Loading, PageHeader } from "../components/PageHeader.tsx";
-import { clock, duration } from "../format.ts";
+import { clock, dedent, duration } from "../format.ts";
 import { href } from "../router.ts";
 import { Waterfall } from "../traces/Waterfall.tsx";
 import { useApi } from "../use-api.ts";
@@ -71,7 +71,7 @@ function SpanDetail({ span, traceStart }: { span: SpanRecord; traceStart: number
           {Object.entries(span.attributes).map(([key, value]) => (
             <tr key={key}>
               <td class="mono muted">{key}</td>
-              <td class={`mono${key === "db.query.text" ? " sql" : ""}`}>{String(value)}</td>
+              <td class={`mono${key === "db.query.text" ? " sql" : ""}`}>{key === "db.query.text" ? dedent(String(value)) : String(value)}</td>
             </tr>
           ))}
         </tbody>

@@ -51,7 +51,7 @@ export function TracesPage({ initial }: { initial: URLSearchParams }) {
         </label>
         <label>
           Status
-          <input list="trace-statuses" value={filters.status} onChange={set("status")} placeholder="ok, error, 404…" size={10} />
+          <input list="trace-statuses" value={filters.status} onChange={set("status")} placeholder="ok, error, 404…" size={14} />
         </label>
         <datalist id="trace-statuses">
           {["ok", "error", "200", "400", "401", "404", "500"].map((s) => (
