@@ -1,4 +1,4 @@
-import { ConfigError, parseBool, type Env } from "./values.ts";
+import { ConfigError, parseBool, parseHttpUrl, type Env } from "./values.ts";
 
 /** Object storage settings (OBJECTS_*), part of RuntimeConfig. The S3 provider takes `s3` plus `publicBaseUrl` (its S3Settings). */
 export interface ObjectsConfig {
@@ -28,11 +28,11 @@ const bucketPrefixPattern = /^(?:[a-z0-9][a-z0-9.-]*)?$/;
 const reservedPrefixes = ["xn--", "sthree-", "amzn-s3-demo-"];
 
 export function parseObjectsConfig(env: Env): ObjectsConfig {
-  const endpoint = parseHttpUrl("OBJECTS_S3_ENDPOINT", env.OBJECTS_S3_ENDPOINT);
+  const endpoint = parseBaseUrl("OBJECTS_S3_ENDPOINT", env.OBJECTS_S3_ENDPOINT);
   return Object.freeze({
     provider: parseProvider(env.OBJECTS_PROVIDER),
     signingKey: parseSigningKey(env.OBJECTS_SIGNING_KEY),
-    publicBaseUrl: parseHttpUrl("OBJECTS_PUBLIC_BASE_URL", env.OBJECTS_PUBLIC_BASE_URL),
+    publicBaseUrl: parseBaseUrl("OBJECTS_PUBLIC_BASE_URL", env.OBJECTS_PUBLIC_BASE_URL),
     s3: Object.freeze({
       endpoint,
       region: parseRegion(env.OBJECTS_S3_REGION),
@@ -58,16 +58,10 @@ function parseSigningKey(raw: string | undefined): string | null {
   return raw.trim();
 }
 
-/** An absolute http(s) URL without a trailing slash, or null when unset. */
-function parseHttpUrl(name: string, raw: string | undefined): string | null {
-  if (raw === undefined || raw.trim() === "") return null;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(name, `must use http or https, got "${url.protocol}"`);
+/** An absolute http(s) URL without a query, fragment or trailing slash, or null when unset. */
+function parseBaseUrl(name: string, raw: string | undefined): string | null {
+  const url = parseHttpUrl(name, raw);
+  if (url === null) return null;
   if (url.search || url.hash) throw new ConfigError(name, "must not have a query string or fragment");
   return url.href.replace(/\/+$/, "");
 }

@@ -1,4 +1,4 @@
-import { ConfigError, type Env } from "./values.ts";
+import { ConfigError, parseHttpUrl, type Env } from "./values.ts";
 
 /** How the runtime records traces (TRACE_BUFFER, OTEL_*), part of RuntimeConfig. */
 export interface TracingConfig {
@@ -15,8 +15,8 @@ export interface TracingConfig {
 }
 
 export function parseTracingConfig(env: Env): TracingConfig {
-  const base = parseHttpUrl("OTEL_EXPORTER_OTLP_ENDPOINT", env.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const traces = parseHttpUrl("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const base = urlAsGiven("OTEL_EXPORTER_OTLP_ENDPOINT", env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const traces = urlAsGiven("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   return Object.freeze({
     buffer: parseBuffer(env.TRACE_BUFFER),
     otlpTracesUrl: traces ?? (base === null ? null : `${base.replace(/\/+$/, "")}/v1/traces`),
@@ -33,16 +33,7 @@ function parseBuffer(raw: string | undefined): number {
   return value;
 }
 
-function parseHttpUrl(name: string, raw: string | undefined): string | null {
-  if (raw === undefined || raw.trim() === "") return null;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ConfigError(name, `must be an http(s) URL such as http://localhost:4318, got "${raw}"`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(name, `must use http or https (OTLP over HTTP), got "${url.protocol}"`);
-  }
-  return raw.trim();
+/** Validated, then used as written: OpenTelemetry's SDKs take these URLs as given. */
+function urlAsGiven(name: string, raw: string | undefined): string | null {
+  return parseHttpUrl(name, raw) === null ? null : raw!.trim();
 }

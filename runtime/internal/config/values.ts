@@ -17,3 +17,16 @@ export function parseBool(name: string, raw: string | undefined, fallback: boole
   if (["0", "false", "no", "off"].includes(v)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
+
+/** An absolute http(s) URL, parsed; null when unset. */
+export function parseHttpUrl(name: string, raw: string | undefined): URL | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(name, `must use http or https, got "${url.protocol}"`);
+  return url;
+}
