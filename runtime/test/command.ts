@@ -70,24 +70,34 @@ export interface StartFailure extends Error {
 }
 
 /** Resolves once the spawned server logs the port it listens on; rejects (StartFailure) if it exits or times out first. */
-export function whenListening(spawned: Spawned, timeoutMs = 90_000): Promise<Serving> {
+export async function whenListening(spawned: Spawned, timeoutMs = 90_000): Promise<Serving> {
+  const port = await whenLogged(spawned, /listening on http:\/\/localhost:(\d+)/, "listening", timeoutMs);
+  return { ...spawned, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Resolves with the first group of `pattern` once the spawned process's output has it;
+ * rejects (StartFailure) if the process exits first, or kills it if `timeoutMs` passes.
+ */
+export function whenLogged(spawned: Spawned, pattern: RegExp, what: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void spawned.stop("SIGKILL");
-      reject(Object.assign(new Error(`not listening within ${timeoutMs} ms:\n${spawned.output()}`), { exitCode: null, output: spawned.output() }));
+      reject(Object.assign(new Error(`not ${what} within ${timeoutMs} ms:\n${spawned.output()}`), { exitCode: null, output: spawned.output() }));
     }, timeoutMs);
     const onData = () => {
-      const port = /listening on http:\/\/localhost:(\d+)/.exec(spawned.output())?.[1];
-      if (!port) return;
+      const found = pattern.exec(spawned.output())?.[1];
+      if (found === undefined) return;
       clearTimeout(timer);
-      resolve({ ...spawned, url: `http://127.0.0.1:${port}` });
+      resolve(found);
     };
+    onData(); // it may be in the output already
     spawned.child.stdout!.on("data", onData);
     spawned.child.stderr!.on("data", onData);
     void spawned.exited.then((code) => {
       clearTimeout(timer);
       const output = spawned.output();
-      reject(Object.assign(new Error(`exited with ${code} before listening:\n${output}`), { exitCode: code, output }));
+      reject(Object.assign(new Error(`exited with ${code} before ${what}:\n${output}`), { exitCode: code, output }));
     });
   });
 }

@@ -3,7 +3,7 @@
 import { rmSync } from "node:fs";
 import { appRoot } from "../../internal/config/app-root.ts";
 import { closedPort } from "../../test/closed-port.ts";
-import { spawnCommand, whenListening } from "../../test/command.ts";
+import { spawnCommand, whenListening, whenLogged } from "../../test/command.ts";
 import { tempDataDir } from "../../test/temp-dir.ts";
 
 export interface DevApp {
@@ -37,21 +37,10 @@ export async function startDevApp(): Promise<DevApp> {
   try {
     await whenListening(spawned, 180_000);
     // The dashboard opens once the app listens, and says where.
-    const dashboardUrl = await logged(spawned.output, /development dashboard at (http:\/\/[^"\s]+)/, 30_000);
+    const dashboardUrl = await whenLogged(spawned, /development dashboard at (http:\/\/[^"\s]+)/, "serving the dashboard", 30_000);
     return { url, dashboardUrl, stop };
   } catch (err) {
     await stop();
     throw err;
-  }
-}
-
-/** The first group of `pattern` in the output, once it is there. */
-async function logged(output: () => string, pattern: RegExp, timeoutMs: number): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = pattern.exec(output())?.[1];
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`never logged ${pattern}:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
