@@ -74,7 +74,9 @@ test("an outbox row published again by the sweep after its delete failed counts 
   const warn = vi.spyOn(log, "warn");
   try {
     outboxRelay.relay(rows);
-    await until(() => warn.mock.calls.some(([, msg]) => typeof msg === "string" && msg.startsWith("publishing url-shortened events failed")), "the failed delete");
+    const failedDelete = () =>
+      warn.mock.calls.some((args: unknown[]) => String(args[1]).startsWith("publishing url-shortened events failed"));
+    await until(failedDelete, "the failed delete");
   } finally {
     warn.mockRestore();
   }
