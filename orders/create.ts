@@ -1,10 +1,15 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { callerCustomer } from "./customer";
 import { orderCreated } from "./events";
 import { insertOrder } from "./order-store";
 
 export interface CreateOrderRequest {
-  customerId: string & MinLen<1> & MaxLen<100>;
+  /**
+   * The caller's own user id, or left out (the same): an order is placed by its
+   * customer. Another user's is 403 (see customer.ts).
+   */
+  customerId?: string & MinLen<1> & MaxLen<100>;
   /** In the shop's currency (USD), at most 2 decimal places; a string such as "10" is rejected. */
   total: number & Min<0> & Max<9999999999.99>;
 }
@@ -17,7 +22,7 @@ export interface Order {
 }
 
 /**
- * Places an order, then publishes `order-created`. Public.
+ * Places an order for the signed-in caller, then publishes `order-created`.
  *
  * The order is committed first, then published. If publishing fails the request
  * fails with 500 (the cause kept) and the order stays stored without its event; a
@@ -26,10 +31,11 @@ export interface Order {
  * transaction, as url/shorten.ts does for url-shortened (not done here).
  */
 export const create = api(
-  { expose: true, method: "POST", path: "/orders" },
+  { expose: true, auth: true, method: "POST", path: "/orders" },
   async ({ customerId, total }: CreateOrderRequest): Promise<Order> => {
+    const customer = callerCustomer(customerId, "you may only place orders as yourself");
     const amount = cents(total);
-    const order = await insertOrder(customerId, amount);
+    const order = await insertOrder(customer, amount);
     await orderCreated.publish({
       orderId: String(order.id),
       customerId: order.customerId,

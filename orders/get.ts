@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
-import { getAuthData } from "~encore/auth";
+import { requireOwnOrder } from "./customer";
 import { requireInteger } from "./ids";
 import { findOrder, type StoredOrderWithItems } from "./order-store";
 
@@ -33,11 +33,11 @@ interface OrderId {
   id: number & Min<1> & Max<2147483647>;
 }
 
-/** An order and its items. Public. */
+/** One of the caller's orders and its items; another customer's is 403 (see customer.ts), a missing one 404. */
 export const getOrder = api(
-  { expose: true, method: "GET", path: "/orders/:id" },
+  { expose: true, auth: true, method: "GET", path: "/orders/:id" },
   async ({ id }: OrderId): Promise<OrderDetails> => {
-    const order = await load(id);
+    const order = await loadOwn(id);
     return {
       id: order.id,
       status: order.status,
@@ -47,15 +47,11 @@ export const getOrder = api(
   },
 );
 
-/**
- * An order as a REST resource. Signed-in callers see only their own orders:
- * another customer's is 403 `permission_denied` (a missing one is 404).
- */
+/** One of the caller's orders as a REST resource; the same access as GET /orders/:id. */
 export const getRestOrder = api(
   { expose: true, auth: true, method: "GET", path: "/api/orders/:id" },
   async ({ id }: OrderId): Promise<RestOrder> => {
-    const order = await load(id);
-    if (order.customerId !== getAuthData()!.userID) throw APIError.permissionDenied("this order belongs to another customer");
+    const order = await loadOwn(id);
     return {
       id: order.id,
       status: order.status,
@@ -66,9 +62,10 @@ export const getRestOrder = api(
   },
 );
 
-async function load(id: number): Promise<StoredOrderWithItems> {
+async function loadOwn(id: number): Promise<StoredOrderWithItems> {
   requireInteger(id, "id");
   const order = await findOrder(id);
   if (!order) throw APIError.notFound("order not found");
+  requireOwnOrder(order);
   return order;
 }

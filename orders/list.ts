@@ -1,11 +1,12 @@
 import { api, type Query } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { callerCustomer, callerId } from "./customer";
 import { requireInteger } from "./ids";
 import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./order-store";
 import type { OrderItem } from "./get";
 
 export interface ListOrdersRequest {
-  /** Only this customer's (user's) orders. */
+  /** The caller's own user id, or left out (the same); another user's is 403. */
   customerId?: Query<string & MinLen<1> & MaxLen<100>>;
   /** Orders per page, 1 to 100; default 20. */
   limit?: Query<number & Min<1> & Max<100>>;
@@ -30,13 +31,14 @@ export interface ListOrdersResponse {
 
 const defaultLimit = 20;
 
-/** Orders, newest first, a page at a time, optionally for one customer. Public. */
+/** The caller's orders, newest first, a page at a time. */
 export const list = api(
-  { expose: true, method: "GET", path: "/orders" },
+  { expose: true, auth: true, method: "GET", path: "/orders" },
   async ({ customerId, limit = defaultLimit, cursor }: ListOrdersRequest): Promise<ListOrdersResponse> => {
+    const customer = callerCustomer(customerId, "you may only list your own orders");
     requireInteger(limit, "limit");
     if (cursor !== undefined) requireInteger(cursor, "cursor");
-    const rows = await listOrders({ customerId, before: cursor, limit });
+    const rows = await listOrders({ customerId: customer, before: cursor, limit });
     const page = rows.slice(0, limit).map(summaryOf);
     return rows.length > limit ? { orders: page, nextCursor: page.at(-1)!.id } : { orders: page };
   },
@@ -49,10 +51,10 @@ export interface RecentOrder extends OrderSummary {
 /** SPEC 8: the N+1 example lists 50 orders. */
 const recentCount = 50;
 
-/** The 50 most recent orders with their items, in two queries (not 51). Public. */
+/** The caller's 50 most recent orders with their items, in two queries (not 51). */
 export const recent = api(
-  { expose: true, method: "GET", path: "/orders/recent" },
-  async (): Promise<{ orders: RecentOrder[] }> => ({ orders: (await recentOrders(recentCount)).map(recentOf) }),
+  { expose: true, auth: true, method: "GET", path: "/orders/recent" },
+  async (): Promise<{ orders: RecentOrder[] }> => ({ orders: (await recentOrders(callerId(), recentCount)).map(recentOf) }),
 );
 
 const summaryOf = (o: StoredOrder): OrderSummary => ({

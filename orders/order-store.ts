@@ -61,14 +61,13 @@ export async function findOrder(id: number): Promise<StoredOrderWithItems | unde
 }
 
 /**
- * A page of orders, newest first (id descending: ids are assigned in creation
- * order, and the order is total). Keyset paging, `id < before`, so a page never
- * repeats or skips rows when orders are added meanwhile. Asks for one row more than
- * `limit` to tell whether another page follows.
+ * A page of a customer's orders, newest first (id descending: ids are assigned in
+ * creation order, and the order is total). Keyset paging, `id < before`, so a page
+ * never repeats or skips rows when orders are added meanwhile. Asks for one row more
+ * than `limit` to tell whether another page follows.
  */
-export async function listOrders(opts: { customerId?: string; before?: number; limit: number }): Promise<StoredOrder[]> {
-  const conditions: SQL[] = [];
-  if (opts.customerId !== undefined) conditions.push(eq(orders.customerId, opts.customerId));
+export async function listOrders(opts: { customerId: string; before?: number; limit: number }): Promise<StoredOrder[]> {
+  const conditions: SQL[] = [eq(orders.customerId, opts.customerId)];
   if (opts.before !== undefined) conditions.push(lt(orders.id, opts.before));
   return defaultOrm
     .select(orderColumns)
@@ -79,12 +78,17 @@ export async function listOrders(opts: { customerId?: string; before?: number; l
 }
 
 /**
- * The most recent orders with their items in two queries whatever their number:
- * the orders, then every item of those orders at once (not one query per order,
- * the N+1 pattern). `orm` is a parameter so a test can count the queries sent.
+ * A customer's most recent orders with their items in two queries whatever their
+ * number: the orders, then every item of those orders at once (not one query per
+ * order, the N+1 pattern). `orm` is a parameter so a test can count the queries sent.
  */
-export async function recentOrders(limit: number, orm: Orm = defaultOrm): Promise<StoredOrderWithItems[]> {
-  const recent = await orm.select(orderColumns).from(orders).orderBy(desc(orders.id)).limit(limit);
+export async function recentOrders(customerId: string, limit: number, orm: Orm = defaultOrm): Promise<StoredOrderWithItems[]> {
+  const recent = await orm
+    .select(orderColumns)
+    .from(orders)
+    .where(eq(orders.customerId, customerId))
+    .orderBy(desc(orders.id))
+    .limit(limit);
   if (recent.length === 0) return [];
   const items = await orm
     .select(itemColumns)

@@ -2,11 +2,8 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { Subscription } from "encore.dev/pubsub";
 import { afterAll, describe, expect, test } from "vitest";
 import { orders as client } from "~encore/clients";
-import { create } from "./create";
 import { db, orm } from "./db";
 import { orderCreated, type OrderCreated } from "./events";
-import { getOrder } from "./get";
-import { list, recent } from "./list";
 import { recentOrders } from "./order-store";
 import { preview } from "./preview";
 import { getProduct } from "./products";
@@ -100,7 +97,7 @@ describe("POST /orders/preview", () => {
 describe("POST /orders", () => {
   test("stores the order and answers with the create response of the spec", async () => {
     const customerId = newCustomer();
-    const order = await create({ customerId, total: 27.47 });
+    const order = await client.create({ customerId, total: 27.47 }, ada(customerId));
     expect(order).toEqual({ id: expect.stringMatching(/^[1-9][0-9]*$/), customerId, total: 27.47 });
     const stored = await db.queryRow<{ total: string; status: string }>`
       SELECT total::text AS total, status FROM orders WHERE id = ${Number(order.id)}`;
@@ -109,7 +106,7 @@ describe("POST /orders", () => {
 
   test("publishes order-created, received by a subscription", async () => {
     const customerId = newCustomer();
-    const order = await create({ customerId, total: 10 });
+    const order = await client.create({ customerId, total: 10 }, ada(customerId));
     await expect.poll(() => received.find((e) => e.customerId === customerId), { timeout: 20_000 }).toBeDefined();
     const event = received.find((e) => e.customerId === customerId)!;
     expect(event).toMatchObject({ orderId: order.id, customerId, total: 10 });
@@ -126,15 +123,39 @@ describe("POST /orders", () => {
     ["an empty customerId", { customerId: "", total: 1 }],
   ])("%s is invalid_argument and stores nothing", async (_what, body) => {
     const before = await orderCount();
-    await expect(client.create(body as never)).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(client.create(body as never, ada("c"))).rejects.toMatchObject({ code: "invalid_argument" });
+    expect(await orderCount()).toBe(before);
+  });
+
+  test("without a customerId the order is the caller's", async () => {
+    const customerId = newCustomer();
+    const order = await client.create({ total: 3 }, ada(customerId));
+    expect(order).toMatchObject({ customerId, total: 3 });
+    const stored = await db.queryRow<{ customer_id: string }>`SELECT customer_id FROM orders WHERE id = ${Number(order.id)}`;
+    expect(stored!.customer_id).toBe(customerId);
+  });
+
+  test("an order for another customer is permission_denied and stores nothing", async () => {
+    const before = await orderCount();
+    await expect(client.create({ customerId: "someone-else", total: 1 }, ada(newCustomer()))).rejects.toMatchObject({
+      code: "permission_denied",
+      message: "you may only place orders as yourself",
+    });
+    expect(await orderCount()).toBe(before);
+  });
+
+  test("without a caller it is unauthenticated and stores nothing", async () => {
+    const before = await orderCount();
+    await expect(client.create({ customerId: "anyone", total: 1 })).rejects.toMatchObject({ code: "unauthenticated" });
     expect(await orderCount()).toBe(before);
   });
 });
 
 describe("GET /orders/:id and GET /api/orders/:id", () => {
-  test("an order comes back with its items", async () => {
-    const [id] = await placeOrders(newCustomer(), 1);
-    expect(await getOrder({ id: id! })).toEqual({
+  test("an order comes back with its items, to its own customer", async () => {
+    const customerId = newCustomer();
+    const [id] = await placeOrders(customerId, 1);
+    expect(await client.getOrder({ id: id! }, ada(customerId))).toEqual({
       id,
       status: "paid",
       items: [
@@ -160,19 +181,22 @@ describe("GET /orders/:id and GET /api/orders/:id", () => {
     });
   });
 
-  test("another customer's order is permission_denied; no caller is unauthenticated", async () => {
+  test("another customer's order is permission_denied on both; no caller is unauthenticated", async () => {
     const [id] = await placeOrders(newCustomer(), 1);
-    await expect(client.getRestOrder({ id: id! }, ada("someone-else"))).rejects.toMatchObject({ code: "permission_denied" });
+    const denied = { code: "permission_denied", message: "this order belongs to another customer" };
+    await expect(client.getOrder({ id: id! }, ada("someone-else"))).rejects.toMatchObject(denied);
+    await expect(client.getRestOrder({ id: id! }, ada("someone-else"))).rejects.toMatchObject(denied);
+    await expect(client.getOrder({ id: id! })).rejects.toMatchObject({ code: "unauthenticated" });
     await expect(client.getRestOrder({ id: id! })).rejects.toMatchObject({ code: "unauthenticated" });
   });
 
   test("a missing order is not_found on both", async () => {
-    await expect(getOrder({ id: 987654 })).rejects.toMatchObject({ code: "not_found", message: "order not found" });
+    await expect(client.getOrder({ id: 987654 }, ada("anyone"))).rejects.toMatchObject({ code: "not_found", message: "order not found" });
     await expect(client.getRestOrder({ id: 987654 }, ada("anyone"))).rejects.toMatchObject({ code: "not_found" });
   });
 
   test.each([["a string", "abc"], ["a fraction", 1.5], ["a negative number", -1]])("an id that is %s is invalid_argument", async (_w, id) => {
-    await expect(client.getOrder({ id: id as never })).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(client.getOrder({ id: id as never }, ada("anyone"))).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(client.getRestOrder({ id: id as never }, ada("anyone"))).rejects.toMatchObject({ code: "invalid_argument" });
   });
 });
@@ -183,7 +207,7 @@ describe("GET /orders (paged)", () => {
     const cursors: (number | undefined)[] = [];
     let cursor: number | undefined;
     do {
-      const page = await list({ customerId, limit, cursor });
+      const page = await client.list({ customerId, limit, cursor }, ada(customerId));
       pages.push(page.orders.map((o) => o.id));
       cursors.push(page.nextCursor);
       cursor = page.nextCursor;
@@ -209,16 +233,30 @@ describe("GET /orders (paged)", () => {
   test("each order carries its customer, status, exact total and time", async () => {
     const customerId = newCustomer();
     const [id] = await placeOrders(customerId, 1);
-    const { orders: page } = await list({ customerId });
+    const { orders: page } = await client.list({ customerId }, ada(customerId));
     expect(page).toEqual([{ id, customerId, status: "paid", total: 1.1, createdAt: expect.any(Date) }]);
   });
 
-  test("without a customer filter it pages through every order, newest first", async () => {
-    const mine = await placeOrders(newCustomer(), 3);
-    const first = await list({ limit: 2 });
+  test("without customerId it pages through the caller's orders only, newest first", async () => {
+    const customerId = newCustomer();
+    const mine = await placeOrders(customerId, 3);
+    await placeOrders(newCustomer(), 2); // someone else's, newer
+    const first = await client.list({ limit: 2 }, ada(customerId));
     expect(first.orders.map((o) => o.id)).toEqual([mine[2], mine[1]]);
-    const second = await list({ limit: 2, cursor: first.nextCursor });
-    expect(second.orders[0]!.id).toBe(mine[0]);
+    const second = await client.list({ limit: 2, cursor: first.nextCursor }, ada(customerId));
+    expect(second.orders.map((o) => o.id)).toEqual([mine[0]]);
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  test("another customer's orders are permission_denied; no caller is unauthenticated", async () => {
+    const customerId = newCustomer();
+    await placeOrders(customerId, 1);
+    await expect(client.list({ customerId }, ada(newCustomer()))).rejects.toMatchObject({
+      code: "permission_denied",
+      message: "you may only list your own orders",
+    });
+    await expect(client.list({ customerId })).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(client.list({})).rejects.toMatchObject({ code: "unauthenticated" });
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -227,13 +265,13 @@ describe("GET /orders (paged)", () => {
     ["a fractional limit", { limit: 2.5 }],
     ["a cursor that is not a number", { cursor: "abc" }],
   ])("%s is invalid_argument", async (_what, params) => {
-    await expect(client.list(params as never)).rejects.toMatchObject({ code: "invalid_argument" });
+    await expect(client.list(params as never, ada("anyone"))).rejects.toMatchObject({ code: "invalid_argument" });
   });
 
   test("a limit of 100 is allowed", async () => {
     const customerId = newCustomer();
     await placeOrders(customerId, 3);
-    expect((await client.list({ customerId, limit: 100 })).orders).toHaveLength(3);
+    expect((await client.list({ customerId, limit: 100 }, ada(customerId))).orders).toHaveLength(3);
   });
 });
 
@@ -245,23 +283,32 @@ describe("GET /orders/recent (the N+1 example done right)", () => {
   })();
   afterAll(() => counting.orm.$client.end());
 
-  test("the 50 most recent orders come with their items, in two queries", async () => {
-    const ids = (await placeOrders(newCustomer(), 60)).reverse();
+  test("a customer's 50 most recent orders come with their items, in two queries", async () => {
+    const customerId = newCustomer();
+    const ids = (await placeOrders(customerId, 60)).reverse();
+    await placeOrders(newCustomer(), 5); // someone else's, newer
     counting.reset();
-    const listed = await recentOrders(50, counting.orm);
+    const listed = await recentOrders(customerId, 50, counting.orm);
     expect(counting.count()).toBe(2);
     expect(listed.map((o) => o.id)).toEqual(ids.slice(0, 50));
     for (const order of listed) expect(order.items.map((i) => i.name)).toEqual(["Encore T-shirt", "Sticker pack"]);
   });
 
-  test("the endpoint answers 50 orders with their items", async () => {
-    await placeOrders(newCustomer(), 51);
-    const { orders: listed } = await recent();
+  test("the endpoint answers the caller's 50 most recent orders with their items", async () => {
+    const customerId = newCustomer();
+    await placeOrders(customerId, 51);
+    await placeOrders(newCustomer(), 3); // someone else's, newer
+    const { orders: listed } = await client.recent(ada(customerId));
     expect(listed).toHaveLength(50);
+    expect(listed.every((o) => o.customerId === customerId)).toBe(true);
     expect(listed[0]!.items).toEqual([
       { productId: 1, name: "Encore T-shirt", quantity: 1, price: 25 },
       { productId: 2, name: "Sticker pack", quantity: 2, price: 4.99 },
     ]);
+  });
+
+  test("without a caller it is unauthenticated", async () => {
+    await expect(client.recent()).rejects.toMatchObject({ code: "unauthenticated" });
   });
 });
 

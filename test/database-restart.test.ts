@@ -184,7 +184,7 @@ test("the app rides out a database restart under load: 200 or 503 only, cached l
   // Every stored link's url-shortened event is counted by analytics, waits in the outbox,
   // or waits for delivery: none is lost (one published twice only adds).
   const count = async (database: string, text: string) => (await query<{ n: number }>(database, text))[0]!.n;
-  const counted = await count("analytics", "SELECT count(*)::int AS n FROM processed_messages");
+  const counted = await count("analytics", "SELECT count(*)::int AS n FROM processed_events");
   const inOutbox = await count("url", "SELECT count(*)::int AS n FROM url_shortened_outbox");
   const undelivered = await count(pubsubDatabaseName, "SELECT count(*)::int AS n FROM pubsub_delivery WHERE subscription = 'track-analytics'");
   expect(counted + inOutbox + undelivered).toBeGreaterThanOrEqual(rows.length);

@@ -18,8 +18,9 @@ const sweepBatch = 500;
  * Moves url-shortened events from the outbox table to the topic. Each batch of
  * stored rows is published right after its commit; a periodic sweep publishes
  * what that missed (the process stopped, pub/sub was down). Publishing happens
- * before the row is deleted, so an event can be published twice (a crash in
- * between) but never lost.
+ * before the row is deleted, so an event can be published twice (a crash or a
+ * failed delete in between) but never lost; every publication of a row carries the
+ * same `eventId`, by which consumers count it once.
  */
 class OutboxRelay {
   #sweeping = false;
@@ -59,9 +60,21 @@ class OutboxRelay {
 
   private async publishAll(rows: readonly OutboxRow[]): Promise<void> {
     await Promise.all(
-      rows.map((r) => urlShortened.publish({ code: r.code, originalUrl: r.original_url, timestamp: r.created_at })),
+      rows.map((r) =>
+        urlShortened.publish({ code: r.code, originalUrl: r.original_url, timestamp: r.created_at, eventId: eventIdOf(r) }),
+      ),
     );
   }
+}
+
+/**
+ * The row's id names its event. The code is added because ids are not unique for
+ * ever: a url database restored from a backup, or re-created, issues them again while
+ * analytics still holds the keys it counted, and a new link must not be taken for
+ * one counted before. With the random code too, that takes the same id and code.
+ */
+export function eventIdOf(row: Pick<OutboxRow, "id" | "code">): string {
+  return `${row.id}-${row.code}`;
 }
 
 export const outboxRelay = new OutboxRelay();
