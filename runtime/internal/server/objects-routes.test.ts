@@ -226,12 +226,12 @@ describe("signed uploads are checked before their body is read, then streamed", 
   const bucketDir = () => path.join(config().dataDir, "objects", "test-private");
 
   test.each([
-    ["without a signature", async () => "/objects/test-private/big.bin", 403, "permission_denied"],
-    ["with a forged signature", async () => "/objects/test-private/big.bin?expires=4102444800&signature=" + "A".repeat(43), 403, "permission_denied"],
-    ["with a URL signed for another object", async () => requestPath(await priv.signedUploadUrl("other.bin")).replace("other.bin", "big.bin"), 403, "permission_denied"],
-    ["with a download URL", async () => requestPath(await priv.signedDownloadUrl("big.bin")), 403, "permission_denied"],
-    ["to an unknown bucket", async () => "/objects/no-such-bucket/big.bin", 404, "not_found"],
-    ["to a name leaving the bucket", async () => "/objects/test-private/..%2f..%2fbig.bin", 400, "invalid_argument"],
+    ["without a signature", async (): Promise<string> => "/objects/test-private/big.bin", 403, "permission_denied"],
+    ["with a forged signature", async (): Promise<string> => "/objects/test-private/big.bin?expires=4102444800&signature=" + "A".repeat(43), 403, "permission_denied"],
+    ["with a URL signed for another object", async (): Promise<string> => requestPath(await priv.signedUploadUrl("other.bin")).replace("other.bin", "big.bin"), 403, "permission_denied"],
+    ["with a download URL", async (): Promise<string> => requestPath(await priv.signedDownloadUrl("big.bin")), 403, "permission_denied"],
+    ["to an unknown bucket", async (): Promise<string> => "/objects/no-such-bucket/big.bin", 404, "not_found"],
+    ["to a name leaving the bucket", async (): Promise<string> => "/objects/test-private/..%2f..%2fbig.bin", 400, "invalid_argument"],
   ] as const)("a 30 MiB PUT %s is answered before its body is sent, and its connection closed", async (_, url, status, code) => {
     const res = await putHeadersOnly(server.url, await url(), announced);
     expect([res.status, JSON.parse(res.body).code]).toEqual([status, code]);
