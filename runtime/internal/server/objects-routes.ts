@@ -42,7 +42,7 @@ const signedCaching = "private, no-store";
  *     let alone buffer, anything. A refused request's connection is closed, so its unread
  *     body is not read and discarded either.
  * Errors use Encore's format: unknown bucket or object 404, bad name 400, bad or expired
- * signature 403, no Content-Length 411, too large 413. Registered only with the local
+ * signature 403, a body without Content-Length 411, too large 413. Registered only with the local
  * provider (S3 serves its own URLs).
  */
 export function objectRoutes(options: ObjectRoutesOptions) {
