@@ -1,4 +1,5 @@
 import { config } from "../internal/config/mod.ts";
+import { environmentName } from "../internal/meta/app-name.ts";
 import { appMeta as generatedMeta } from "../internal/meta/load.ts";
 
 export interface AppMeta {
@@ -48,7 +49,7 @@ export function appMeta(): AppMeta {
     cached = Object.freeze({
       appId: meta.appId,
       apiBaseUrl: cfg.publicBaseUrl,
-      environment: { name: "self-hosted", type: cfg.environmentType, cloud: "local" as const },
+      environment: { name: environmentName, type: cfg.environmentType, cloud: "local" as const },
       build: { revision: "", uncommittedChanges: false },
       deploy: { id: "", hostedServices: Object.fromEntries(services.map((name) => [name, { name }])) },
     });

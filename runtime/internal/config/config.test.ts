@@ -18,6 +18,7 @@ describe("configuration", () => {
       natsUrl: null,
       pubsubAdminToken: null,
       cron: true,
+      shutdownDelayMs: 0,
       trustProxy: false,
       serveOpenApi: false,
       tracing: { buffer: 1000, otlpTracesUrl: null, serviceName: null },
@@ -78,6 +79,10 @@ describe("configuration", () => {
     expect(parseConfig({ CRON: "ON" }, root).cron).toBe(true);
   });
 
+  test("SHUTDOWN_DELAY_MS keeps serving that long after SIGTERM", () => {
+    expect(parseConfig({ SHUTDOWN_DELAY_MS: "5000" }, root).shutdownDelayMs).toBe(5000);
+  });
+
   test("DATABASE_* size the connections and bound the waits", () => {
     expect(
       parseConfig({ DATABASE_MAX_CONNECTIONS: "12", DATABASE_CONNECT_TIMEOUT_MS: "250", DATABASE_QUERY_TIMEOUT_MS: "0" }, root).sql,
@@ -128,6 +133,8 @@ describe("configuration", () => {
     ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
     ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
     ["CRON", { CRON: "disabled" }],
+    ["SHUTDOWN_DELAY_MS", { SHUTDOWN_DELAY_MS: "5s" }],
+    ["SHUTDOWN_DELAY_MS", { SHUTDOWN_DELAY_MS: "300001" }],
     ["TRUST_PROXY", { TRUST_PROXY: "yes" }],
     ["OBJECTS_PROVIDER", { OBJECTS_PROVIDER: "gcs" }],
     ["OBJECTS_SIGNING_KEY", { OBJECTS_SIGNING_KEY: "too-short" }],

@@ -31,6 +31,11 @@ export interface RuntimeConfig {
   readonly pubsubAdminToken: string | null;
   /** Whether this instance runs cron jobs at their ticks (CRON=off for API-only instances). */
   readonly cron: boolean;
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM, how long the server goes on serving while its health
+   * checks answer 503, so load balancers stop sending it requests before it stops accepting them.
+   */
+  readonly shutdownDelayMs: number;
   /** From NODE_ENV: "production", "test", or else "development". */
   readonly environmentType: "production" | "development" | "test";
   /** Object storage (OBJECTS_*). */
@@ -65,6 +70,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     natsUrl: parseNatsUrl(env.NATS_URL),
     pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
     cron: parseOnOff("CRON", env.CRON, true),
+    shutdownDelayMs: parseShutdownDelay(env.SHUTDOWN_DELAY_MS),
     environmentType: env.NODE_ENV === "production" ? "production" : env.NODE_ENV === "test" ? "test" : "development",
     objects: parseObjectsConfig(env),
     trustProxy: parseOnOff("TRUST_PROXY", env.TRUST_PROXY, false),
@@ -80,6 +86,16 @@ function parsePort(raw: string | undefined): number {
     throw new ConfigError("PORT", `must be an integer from 0 to 65535, got "${raw}"`);
   }
   return port;
+}
+
+/** Up to five minutes: longer than any load balancer takes to notice, short of hanging a deploy. */
+function parseShutdownDelay(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return 0;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 300_000) {
+    throw new ConfigError("SHUTDOWN_DELAY_MS", `must be a whole number of milliseconds from 0 to 300000, got "${raw}"`);
+  }
+  return ms;
 }
 
 function parsePublicBaseUrl(raw: string | undefined, port: number): string {

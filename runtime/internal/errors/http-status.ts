@@ -35,4 +35,5 @@ export function httpStatusOf(code: ErrCode): number {
  */
 export const transportErrors = Object.freeze({
   bodyTooLarge: { code: ErrCode.ResourceExhausted, status: 413 },
+  lengthRequired: { code: ErrCode.InvalidArgument, status: 411 },
 });

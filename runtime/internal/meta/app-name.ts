@@ -8,3 +8,6 @@ import type { AppMeta } from "./types.ts";
 export function appName(meta: AppMeta, appRoot: string): string {
   return meta.appId || path.basename(appRoot);
 }
+
+/** The environment's name where the app reports it (appMeta(), the health check): one self-hosted deployment. */
+export const environmentName = "self-hosted";

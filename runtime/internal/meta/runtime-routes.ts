@@ -1,6 +1,9 @@
 /** Paths the runtime serves itself, beside the app's endpoints. */
 export const healthPath = "/healthz";
 
+/** The same readiness in Encore's shape, where load balancers set up for Encore apps look (any method). */
+export const encoreHealthPath = "/__encore/healthz";
+
 /** Pub/sub operations, when PUBSUB_ADMIN_TOKEN is set. */
 export const pubsubAdminPath = "/__encore/pubsub";
 
@@ -10,4 +13,4 @@ export const objectsPath = "/objects";
 /** The app's OpenAPI document, when SERVE_OPENAPI=on. */
 export const openApiPath = "/openapi.json";
 
-export const runtimeRoutes: readonly string[] = [healthPath, pubsubAdminPath, objectsPath, openApiPath];
+export const runtimeRoutes: readonly string[] = [healthPath, encoreHealthPath, pubsubAdminPath, objectsPath, openApiPath];

@@ -122,3 +122,34 @@ describe("atomic replacement", () => {
     expect(readdirSync(bucketDir).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
   });
 });
+
+describe("streamed uploads", () => {
+  async function* chunks(...parts: string[]): AsyncGenerator<Buffer> {
+    for (const part of parts) yield Buffer.from(part);
+  }
+
+  test("chunks are stored as one object with the ETag a whole upload of the same bytes gets", async () => {
+    const streamed = await provider.uploadStream(bucket, "streamed", chunks("one ", "two ", "three"), { size: 13, contentType: "text/plain" });
+    const whole = await provider.upload(bucket, "whole", Buffer.from("one two three"), {});
+    expect(streamed).toMatchObject({ size: 13, etag: whole.etag, contentType: "text/plain" });
+    expect((await provider.download(bucket, "streamed")).toString()).toBe("one two three");
+  });
+
+  test.each([
+    ["ends before the size announced", chunks("short"), /ended after 5 of the 10 bytes/],
+    ["runs past the size announced", chunks("0123456789", "!"), /longer than the 10 bytes/],
+    [
+      "fails half-way",
+      (async function* () {
+        yield Buffer.from("half");
+        throw new Error("connection reset");
+      })(),
+      /connection reset/,
+    ],
+  ])("content that %s stores nothing and leaves no temporary file", async (_, content, error) => {
+    await provider.upload(bucket, "kept", Buffer.from("previous"), {});
+    await expect(provider.uploadStream(bucket, "kept", content, { size: 10 })).rejects.toThrow(error);
+    expect((await provider.download(bucket, "kept")).toString()).toBe("previous");
+    expect(readdirSync(bucketDir).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
+  });
+});

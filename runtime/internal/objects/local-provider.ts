@@ -21,6 +21,9 @@ export interface LocalProviderOptions {
   readonly signer: UrlSigner;
 }
 
+/** Hex characters of an ETag: the start of the content's SHA-256. */
+const etagLength = 32;
+
 /** Path of an object's URL on this server: each segment percent-encoded, "/" kept. */
 export function objectUrlPath(bucket: string, name: string): string {
   return `${objectsPath}/${bucket}/${name.split("/").map(encodeURIComponent).join("/")}`;
@@ -53,14 +56,43 @@ export class LocalProvider implements ObjectProvider {
   }
 
   async upload(bucket: BucketSpec, name: string, data: Buffer, options: { contentType?: string; notExists?: boolean }): Promise<StoredObject> {
+    return this.uploadStream(bucket, name, [data], { ...options, size: data.length });
+  }
+
+  /**
+   * Stores `content`, which must be exactly `size` bytes, chunk by chunk: the HTTP route
+   * streams a signed upload here, so a body is never held whole in memory. The file is
+   * complete and its header right before it gets the object's name; content that fails or
+   * ends early (a client gone mid-upload) leaves no object and no temporary file behind.
+   */
+  async uploadStream(
+    bucket: BucketSpec,
+    name: string,
+    content: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    options: { size: number; contentType?: string; notExists?: boolean },
+  ): Promise<StoredObject> {
     const file = this.fileOf(bucket, name);
-    const header: ObjectHeader = {
-      size: data.length,
-      etag: createHash("sha256").update(data).digest("hex").slice(0, 32),
-      contentType: options.contentType,
-      version: bucket.versioned ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}` : undefined,
-    };
-    const temp = await writeTemporary(path.dirname(file), [encodeHeader(header), data]);
+    const { size } = options;
+    const version = bucket.versioned ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}` : undefined;
+    const headerWith = (etag: string): ObjectHeader => ({ size, etag, contentType: options.contentType, version });
+    let header = headerWith("0".repeat(etagLength));
+    const temp = await writeTemporary(path.dirname(file), async (handle) => {
+      // The ETag is known only at the end. It always has etagLength characters, so the
+      // final header has the placeholder's length and is written over it in place.
+      const placeholder = encodeHeader(header);
+      await handle.writeFile(placeholder);
+      const hash = createHash("sha256");
+      let received = 0;
+      for await (const chunk of content) {
+        received += chunk.length;
+        if (received > size) throw new InvalidArgument(`the content is longer than the ${size} bytes announced`);
+        hash.update(chunk);
+        await handle.writeFile(chunk); // at the current position, after the previous chunk
+      }
+      if (received !== size) throw new InvalidArgument(`the content ended after ${received} of the ${size} bytes announced`);
+      header = headerWith(hash.digest("hex").slice(0, etagLength));
+      await writeAt(handle, encodeHeader(header), 0);
+    });
     try {
       if (options.notExists) await link(temp, file);
       else await rename(temp, file);
@@ -171,8 +203,8 @@ export class LocalProvider implements ObjectProvider {
   }
 }
 
-/** A temporary file in `dir` holding `chunks`; same folder, so the rename or link that follows is atomic. */
-async function writeTemporary(dir: string, chunks: readonly Buffer[]): Promise<string> {
+/** A temporary file in `dir` that `fill` wrote; same folder, so the rename or link that follows is atomic. */
+async function writeTemporary(dir: string, fill: (handle: FileHandle) => Promise<void>): Promise<string> {
   // A concurrent remove may prune the folder between mkdir and open: make it again.
   for (let attempt = 1; ; attempt++) {
     await mkdir(dir, { recursive: true });
@@ -185,7 +217,7 @@ async function writeTemporary(dir: string, chunks: readonly Buffer[]): Promise<s
       throw err;
     }
     try {
-      await handle.writeFile(Buffer.concat(chunks)); // writeFile, unlike write, loops until all is written
+      await fill(handle);
     } catch (err) {
       await handle.close();
       await rm(temp, { force: true });
@@ -193,6 +225,14 @@ async function writeTemporary(dir: string, chunks: readonly Buffer[]): Promise<s
     }
     await handle.close();
     return temp;
+  }
+}
+
+/** Writes all of `data` at `position`: a single write may write only part of it. */
+async function writeAt(handle: FileHandle, data: Buffer, position: number): Promise<void> {
+  for (let done = 0; done < data.length; ) {
+    const { bytesWritten } = await handle.write(data, done, data.length - done, position + done);
+    done += bytesWritten;
   }
 }
 

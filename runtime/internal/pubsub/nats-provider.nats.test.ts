@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { connect } from "nats";
+import { natsNames } from "./nats-names.ts";
 import { deleteNatsStreams, natsProvider } from "./nats-provider.ts";
 import { retryDelayMs, type Delivery, type PubSubProvider, type SubscriptionSpec } from "./provider.ts";
 
@@ -76,6 +78,19 @@ describe("NATS JetStream pub/sub provider", () => {
     expect(got[0]).toMatchObject({ messageId: id, payload: '{"user":"ada"}', attempt: 1 });
     expect(got[0]!.publishedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(got[0]!.publishedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  test("a topic without subscriptions keeps none of its messages (interest retention), and a publish still gives an id", async () => {
+    const p = await provider("unheard", []);
+    for (let i = 0; i < 3; i++) expect(await p.publish("unheard", "{}")).toMatch(/^[0-9a-f-]{36}$/);
+    const nc = await connect({ servers: natsUrl });
+    try {
+      const info = await (await nc.jetstreamManager()).streams.info(natsNames(prefix).stream("unheard"));
+      expect(info.state.messages).toBe(0);
+      expect(info.state.last_seq).toBe(3); // stored and dropped at once, not refused
+    } finally {
+      await nc.close();
+    }
   });
 
   test("every subscription of a topic gets every message", async () => {

@@ -38,7 +38,7 @@ async function provider(
   subs: SubscriptionSpec[],
   handlers: ((d: Delivery) => Promise<void>)[],
   on: SqlDriver = driver,
-  options: { listenUrl?: string; pollIntervalMs?: number; log?: { warn(obj: object, msg: string): void } } = {},
+  options: { listenUrl?: string; pollIntervalMs?: number; log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void } } = {},
 ): Promise<PubSubProvider> {
   const p = sqlProvider({ driver: on, log: quiet, pollIntervalMs: 200, ...options });
   providers.push(p);
@@ -301,6 +301,39 @@ describe("an idle SQL subscriber", () => {
     expect(db.count() - before).toBe(0);
 
     await expectWokenByAnotherInstance(got);
+  });
+});
+
+describe("topics without subscriptions", () => {
+  const count = async (where: string): Promise<number> =>
+    ((await driver.query(`SELECT count(*)::int AS n FROM pubsub_message WHERE ${where}`, [])) as { n: number }[])[0]!.n;
+
+  test("a message published to a topic without subscriptions is not stored, and its publish still gives an id", async () => {
+    const got: Delivery[] = [];
+    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
+    const ids = await Promise.all([p.publish("unheard", "{}"), p.publish("events", "{}"), p.publish("unheard", "{}")]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await until(() => got.length === 1, "the subscribed topic's delivery");
+    expect(got[0]!.messageId).toBe(ids[1]);
+    expect(await count("topic = 'unheard'")).toBe(0);
+  });
+
+  test("messages stored without deliveries by earlier versions are deleted at start, in batches, and pending ones kept", async () => {
+    // The schema, and one message pending for a subscription that has no handler here.
+    const first = await provider([spec("s")], []);
+    await first.publish("events", '{"pending":true}');
+    await first.close(0);
+    // 2,500 messages of a topic nobody subscribes to, as earlier versions stored them: three batches.
+    await driver.query(
+      `INSERT INTO pubsub_message (id, topic, payload) SELECT gen_random_uuid(), 'order-created', '{}' FROM generate_series(1, 2500)`,
+      [],
+    );
+    const infos: object[] = [];
+    await provider([spec("s")], [], driver, { log: { warn: () => {}, info: (obj: object) => void infos.push(obj) } });
+    await expect.poll(() => count("topic = 'order-created'"), { timeout: 10_000 }).toBe(0);
+    expect(await count("topic = 'events'")).toBe(1);
+    expect((await driver.query("SELECT count(*)::int AS n FROM pubsub_delivery", [])) as unknown).toEqual([{ n: 1 }]);
+    await expect.poll(() => infos).toEqual([{ deleted: 2500 }]);
   });
 });
 

@@ -4,6 +4,7 @@ import { applyMigrations } from "../sql/migrations.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { Notifier } from "./notifier.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
+import { sweepOrphanMessages } from "./sql-orphans.ts";
 import { pubsubMigrations } from "./sql-schema.ts";
 import { SqlSubscriber } from "./sql-subscriber.ts";
 
@@ -33,10 +34,19 @@ interface Pending {
  * Durable pub/sub on the SQL store. Publishing inserts the message and one
  * delivery row per subscription in one statement; subscribers claim due rows
  * with FOR UPDATE SKIP LOCKED, so any number of instances share the work.
+ *
+ * A message published to a topic without subscriptions is not stored: as with
+ * Encore's cloud providers (a GCP topic or SNS topic without subscriptions), no
+ * one would ever receive it, and nothing would ever delete it. Its publish still
+ * resolves to a message id. Such messages stored by earlier versions are swept
+ * at start (sql-orphans.ts).
  */
 export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const { driver } = options;
   let routes: { topics: string[]; subscriptions: string[] } = { topics: [], subscriptions: [] };
+  let routed = new Set<string>();
+  let closed = false;
+  let sweep: Promise<unknown> | undefined;
   const subscribers = new Map<string, SqlSubscriber>();
   const notifier = new Notifier(
     options.listenUrl,
@@ -47,7 +57,9 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   );
 
   // Concurrent publishes share one statement and one commit.
-  const publishes = new GroupCommit<Pending>(async (batch) => {
+  const publishes = new GroupCommit<Pending>(async (all) => {
+    const batch = all.filter((p) => routed.has(p.topic));
+    if (batch.length === 0) return;
     await driver.query(
       `WITH m AS (
          INSERT INTO pubsub_message (id, topic, payload, traceparent)
@@ -81,7 +93,18 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
         topics: subscriptions.map((s) => s.topic),
         subscriptions: subscriptions.map((s) => s.name),
       };
+      routed = new Set(routes.topics);
       await notifier.start();
+      // Once per provider, in the background: start-up does not wait for a large table to be walked.
+      sweep ??= sweepOrphanMessages(driver, () => closed).then(
+        (deleted) => {
+          if (deleted > 0) options.log.info?.({ deleted }, "pub/sub: deleted stored messages no subscription will ever receive");
+        },
+        (err: unknown) => {
+          sweep = undefined; // the next start tries again
+          options.log.warn({ err }, "pub/sub: deleting stored messages no subscription will receive failed");
+        },
+      );
     },
 
     async publish(topic, payload, traceparent) {
@@ -132,7 +155,9 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     },
 
     async close(graceMs) {
+      closed = true;
       await Promise.all([...subscribers.values()].map((s) => s.close(graceMs)));
+      await sweep;
       await notifier.close();
     },
   };

@@ -17,6 +17,7 @@ import { fallbackStrategy, isFallbackEndpoint } from "./fallback-routes.ts";
 import { frontRouter } from "./front-router.ts";
 import { RawResponse } from "./raw-response.ts";
 import { rawInvoker, registerRawRoutes, typedRoute, type RouteContext } from "./routes.ts";
+import { stopSignalled } from "./shutdown.ts";
 import { registerStaticFiles } from "./static-files.ts";
 import { plainRequestRoute, streamUpgrades } from "./stream-routes.ts";
 
@@ -34,7 +35,7 @@ export interface ServerOptions {
 
 /**
  * Builds the public HTTP server: every exposed endpoint behind the auth handler's step
- * (stream endpoints over WebSocket), /healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
+ * (stream endpoints over WebSocket), /healthz and /__encore/healthz, the local provider's /objects, Encore's error format. Endpoints with expose: false get no route, so from
  * outside they are 404; other services reach them in-process through ~encore/clients, and
  * with `devCalls` the development dashboard over HTTP (dev-calls.ts).
  */
@@ -92,7 +93,7 @@ export async function buildServer(
   app.setNotFoundHandler(() => {
     throw APIError.notFound("endpoint not found");
   });
-  registerHealth(app);
+  await registerHealth(app, { shuttingDown: stopSignalled });
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
   if (options.openApiOf) registerOpenApi(app, options.openApiOf, cfg.appRoot);
   // The store is reached on the first request, so a server of an app without buckets never makes one.

@@ -13,6 +13,17 @@ export interface ErrorBody {
 
 const internalMessage = "an internal error occurred";
 
+/** A request refused for its form, before any handler runs, with the HTTP status of its kind (transportErrors). */
+export class TransportError extends Error {
+  constructor(
+    readonly kind: keyof typeof transportErrors,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TransportError";
+  }
+}
+
 /**
  * Turns anything thrown while serving a request into Encore's wire format.
  * Unexpected errors are logged (failure-log.ts) and answered with a bare 500:
@@ -38,6 +49,10 @@ export function toWire(thrown: unknown, exposeDetails: boolean): { status: numbe
     const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
     const message = internal && !exposeDetails ? internalMessage : err.message;
     return { status: httpStatusOf(err.code), body: { code: err.code, message, details: err.details ?? null } };
+  }
+  if (err instanceof TransportError) {
+    const { code, status } = transportErrors[err.kind];
+    return { status, body: { code, message: err.message, details: null } };
   }
   const fastifyErr = err as Partial<FastifyError>;
   if (fastifyErr.statusCode === 413) {

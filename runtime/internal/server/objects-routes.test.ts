@@ -3,12 +3,13 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Bucket } from "../../encore.dev/storage/objects/mod.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
+import { config } from "../config/mod.ts";
 import { LocalProvider } from "../objects/local-provider.ts";
 import type { BucketSpec } from "../objects/provider.ts";
 import { UrlSigner } from "../objects/signing.ts";
@@ -183,6 +184,138 @@ describe("private objects and signed URLs", () => {
     expect(await res.json()).toMatchObject({ code: "permission_denied" });
   });
 });
+
+/** What a client sending a large body heard before sending it: the server's whole answer, or a timeout. */
+interface EarlyAnswer extends RawResponse {
+  /** Bytes of the body the client had written when the answer came. */
+  readonly bodySent: number;
+}
+
+/**
+ * Sends a PUT's headers and the first 64 KiB of a body announced as `headers` say (up to
+ * 30 MiB), then waits: a server that checks before it reads answers now; one that reads
+ * the body first waits for bytes that never come, and the answer times out.
+ */
+function putHeadersOnly(base: string, rawPath: string, headers: http.OutgoingHttpHeaders, timeoutMs = 5_000): Promise<EarlyAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    let bodySent = 0;
+    const req = http.request({ host: hostname, port, path: rawPath, method: "PUT", headers, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode!, headers: res.headers, body, bodySent });
+      });
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms while the body was still to come`));
+    }, timeoutMs);
+    req.on("error", () => {}); // the server may close the connection while the body is unsent: the answer is what counts
+    req.flushHeaders();
+    const first = Buffer.alloc(64 * 1024);
+    req.write(first, () => (bodySent += first.length));
+  });
+}
+
+describe("signed uploads are checked before their body is read, then streamed", () => {
+  const announced = { "content-type": "application/octet-stream", "content-length": String(30 * 1024 * 1024) };
+  const bucketDir = () => path.join(config().dataDir, "objects", "test-private");
+
+  test.each([
+    ["without a signature", async (): Promise<string> => "/objects/test-private/big.bin", 403, "permission_denied"],
+    ["with a forged signature", async (): Promise<string> => "/objects/test-private/big.bin?expires=4102444800&signature=" + "A".repeat(43), 403, "permission_denied"],
+    ["with a URL signed for another object", async (): Promise<string> => requestPath(await priv.signedUploadUrl("other.bin")).replace("other.bin", "big.bin"), 403, "permission_denied"],
+    ["with a download URL", async (): Promise<string> => requestPath(await priv.signedDownloadUrl("big.bin")), 403, "permission_denied"],
+    ["to an unknown bucket", async (): Promise<string> => "/objects/no-such-bucket/big.bin", 404, "not_found"],
+    ["to a name leaving the bucket", async (): Promise<string> => "/objects/test-private/..%2f..%2fbig.bin", 400, "invalid_argument"],
+  ] as const)("a 30 MiB PUT %s is answered before its body is sent, and its connection closed", async (_, url, status, code) => {
+    const res = await putHeadersOnly(server.url, await url(), announced);
+    expect([res.status, JSON.parse(res.body).code]).toEqual([status, code]);
+    expect(res.headers.connection).toBe("close");
+    expect(res.bodySent).toBeLessThan(30 * 1024 * 1024);
+    expect(await priv.exists("big.bin")).toBe(false);
+  });
+
+  test("a signed PUT declaring more than the limit is 413 before its body is sent", async () => {
+    const url = requestPath(await priv.signedUploadUrl("huge.bin"));
+    const res = await putHeadersOnly(server.url, url, { ...announced, "content-length": String(32 * 1024 * 1024 + 1) });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ code: "resource_exhausted", details: null });
+    expect(res.headers.connection).toBe("close");
+  });
+
+  test("a PUT in chunks of unknown total is 411 when signed, 403 when not, before any chunk is read", async () => {
+    const chunked = { "content-type": "application/octet-stream", "transfer-encoding": "chunked" };
+    const signed = await putHeadersOnly(server.url, requestPath(await priv.signedUploadUrl("chunked.bin")), chunked);
+    expect(signed.status).toBe(411);
+    expect(JSON.parse(signed.body)).toEqual({ code: "invalid_argument", message: "an upload must declare its size in Content-Length", details: null });
+    const unsigned = await putHeadersOnly(server.url, "/objects/test-private/chunked.bin", chunked);
+    expect(unsigned.status).toBe(403);
+    expect(await priv.exists("chunked.bin")).toBe(false);
+  });
+
+  test("a signed upload of 5 MiB stores exactly its bytes, with the ETag an upload from the app gives them", async () => {
+    const bytes = randomBytes(5 * 1024 * 1024);
+    const res = await fetch(local((await priv.signedUploadUrl("large/5mib.bin")).url), {
+      method: "PUT",
+      body: bytes,
+      headers: { "content-type": "application/x-test" },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: "large/5mib.bin", size: bytes.length, contentType: "application/x-test" });
+    expect((await priv.download("large/5mib.bin")).equals(bytes)).toBe(true);
+    const fromApp = await priv.upload("large/5mib-copy.bin", bytes);
+    expect((await priv.attrs("large/5mib.bin")).etag).toBe(fromApp.etag);
+    expect(readdirSync(path.join(bucketDir(), "large")).filter((f) => f.startsWith(".tmp-"))).toEqual([]);
+  });
+
+  /** Starts a signed upload of 8 MiB, sends part of it, waits until it is being written, and leaves. */
+  async function leaveMidUpload(name: string): Promise<void> {
+    const { hostname, port } = new URL(server.url);
+    const req = http.request({
+      host: hostname,
+      port,
+      path: requestPath(await priv.signedUploadUrl(name)),
+      method: "PUT",
+      headers: { "content-length": String(8 * 1024 * 1024) },
+      agent: false,
+    });
+    req.on("error", () => {});
+    req.write(randomBytes(1024 * 1024));
+    // The body is written to disk as it arrives: its temporary file is there before the body is complete.
+    const temporaries = () => readdirSync(bucketDir()).filter((f) => f.startsWith(".tmp-"));
+    await expect.poll(temporaries, { timeout: 5_000 }).toHaveLength(1);
+    req.destroy();
+    await expect.poll(temporaries, { timeout: 5_000 }).toEqual([]);
+  }
+
+  test("a client that leaves mid-upload leaves no object and no temporary file", async () => {
+    await leaveMidUpload("never-finished.bin");
+    expect(await priv.exists("never-finished.bin")).toBe(false);
+  });
+
+  test("a client that leaves mid-upload over an existing object leaves that object as it was", async () => {
+    await priv.upload("replaced.bin", Buffer.from("previous"));
+    await leaveMidUpload("replaced.bin");
+    expect((await priv.download("replaced.bin")).toString()).toBe("previous");
+  });
+
+  test("a PUT without a body and without Content-Length stores an empty object", async () => {
+    const res = await raw(server.url, requestPath(await priv.signedUploadUrl("empty.txt")), "PUT", { "content-type": "text/plain" });
+    expect(res.status).toBe(200);
+    expect((await priv.attrs("empty.txt")).size).toBe(0);
+  });
+});
+
+/** The path and query of a URL the runtime minted. */
+function requestPath(url: string | { url: string }): string {
+  const u = new URL(typeof url === "string" ? url : url.url);
+  return u.pathname + u.search;
+}
 
 describe("with an injected clock", () => {
   const root = mkdtempSync(path.join(tmpdir(), "objects-routes-"));

@@ -7,13 +7,14 @@ import type { LocalProvider } from "../objects/local-provider.ts";
 import { checkObjectName } from "../objects/names.ts";
 import type { BucketSpec } from "../objects/provider.ts";
 import type { SignedMethod } from "../objects/signing.ts";
+import { TransportError } from "./errors.ts";
 
 export interface ObjectRoutesOptions {
   /** The local provider, whose signer checks signed URLs. */
   readonly store: () => Promise<LocalProvider>;
   /** A bucket's settings, or undefined when there is no such bucket (declared at run time too). */
   readonly bucket: (name: string) => BucketSpec | undefined;
-  /** Largest body a signed PUT may carry. */
+  /** Largest body a signed PUT may declare. */
   readonly maxUploadBytes?: number;
 }
 
@@ -34,15 +35,23 @@ const signedCaching = "private, no-store";
  *   - GET/HEAD: public buckets for anyone; any bucket with a valid signed GET URL.
  *     A private object without a signature is 403, whether or not it exists.
  *   - PUT: only with a valid signed PUT URL; the body is stored with the request's Content-Type.
+ *     Everything is checked before a byte of the body is read: the name, the signature and
+ *     expiry, then the declared Content-Length (required, as S3 requires it, so a body is
+ *     refused before it is sent rather than cut off half-way). Then the body is streamed to
+ *     the store, never held whole in memory: an unsigned request cannot make the server read,
+ *     let alone buffer, anything. A refused request's connection is closed, so its unread
+ *     body is not read and discarded either.
  * Errors use Encore's format: unknown bucket or object 404, bad name 400, bad or expired
- * signature 403. Registered only with the local provider (S3 serves its own URLs).
+ * signature 403, a body without Content-Length 411, too large 413. Registered only with the local
+ * provider (S3 serves its own URLs).
  */
 export function objectRoutes(options: ObjectRoutesOptions) {
   const maxUploadBytes = options.maxUploadBytes ?? defaultMaxUploadBytes;
   return async (scope: FastifyInstance): Promise<void> => {
-    // In this scope only: any body is the object's bytes, whatever its type.
+    // In this scope only: no body is parsed. GET and HEAD take none, and the PUT route reads
+    // its body itself once the request has passed its checks.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: maxUploadBytes }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser("*", (_req, _payload, done) => done(null));
 
     scope.route({
       method: ["GET", "HEAD"],
@@ -72,17 +81,65 @@ export function objectRoutes(options: ObjectRoutesOptions) {
     });
 
     scope.put(`${objectsPath}/:bucket/*`, async (req, reply) => {
-      const { spec, name } = target(req, options);
-      const store = await options.store();
-      authorize(req, "PUT", spec, name, store);
-      const contentType = asApiError(() => checkContentType(req.headers["content-type"]));
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const stored = await store.upload(spec, name, body, { contentType }).catch(rethrowAsApiError);
+      let upload: CheckedUpload;
+      try {
+        upload = await checkUpload(req, options, maxUploadBytes);
+      } catch (err) {
+        if (hasBody(req)) reply.header("Connection", "close");
+        throw err;
+      }
+      const { store, spec, name, size, contentType } = upload;
+      const stored = await store.uploadStream(spec, name, req.raw, { size, contentType }).catch((err: unknown) => {
+        // No one is left to answer; nothing was stored (local-provider.ts).
+        if (req.raw.readableAborted || req.raw.destroyed) throw APIError.canceled("the client left before the upload was complete");
+        return rethrowAsApiError(err);
+      });
       return reply
         .header("ETag", `"${stored.etag}"`)
         .send({ name, size: stored.size, etag: stored.etag, ...(stored.contentType && { contentType: stored.contentType }) });
     });
   };
+}
+
+interface CheckedUpload {
+  readonly store: LocalProvider;
+  readonly spec: BucketSpec;
+  readonly name: string;
+  readonly size: number;
+  readonly contentType: string | undefined;
+}
+
+/** Everything a signed PUT is checked for, from its URL and headers only: its body is still unread. */
+async function checkUpload(req: FastifyRequest, options: ObjectRoutesOptions, maxUploadBytes: number): Promise<CheckedUpload> {
+  const { spec, name } = target(req, options);
+  const store = await options.store();
+  authorize(req, "PUT", spec, name, store);
+  const size = declaredLength(req, maxUploadBytes);
+  const contentType = asApiError(() => checkContentType(req.headers["content-type"]));
+  return { store, spec, name, size, contentType };
+}
+
+/**
+ * The body's length as declared. Node's HTTP parser has checked the header is a number and
+ * ends the body there, so no more than this is ever read. A body sent in chunks of unknown
+ * total is refused (411), as S3 refuses it: its size could only be judged once received.
+ */
+function declaredLength(req: FastifyRequest, maxUploadBytes: number): number {
+  const declared = req.headers["content-length"];
+  if (declared === undefined) {
+    if (req.headers["transfer-encoding"] === undefined) return 0; // HTTP/1.1: no body at all
+    throw new TransportError("lengthRequired", "an upload must declare its size in Content-Length");
+  }
+  const size = Number(declared);
+  if (size > maxUploadBytes) {
+    throw new TransportError("bodyTooLarge", `the upload is ${size} bytes, larger than the ${maxUploadBytes} bytes a signed upload may carry`);
+  }
+  return size;
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const declared = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (declared !== undefined && declared !== "0");
 }
 
 function target(req: FastifyRequest, options: ObjectRoutesOptions): { spec: BucketSpec; name: string } {

@@ -8,23 +8,35 @@ import { stopTracing } from "../tracing/mod.ts";
 /** How long a stop may take before the process exits anyway. */
 export const shutdownTimeoutMs = 10_000;
 
+let signalled = false;
+
+/** Whether a stop signal has arrived: from then on the health checks answer 503 (health.ts). */
+export function stopSignalled(): boolean {
+  return signalled;
+}
+
 /**
- * Resolves at the first SIGTERM or SIGINT, from which point the process exits within
- * shutdownTimeoutMs whatever happens. A signal during start-up is acted on once start-up
- * has finished, so nothing is left half-opened.
+ * Resolves `delayMs` after the first SIGTERM or SIGINT, from which point the process exits
+ * within delayMs + shutdownTimeoutMs whatever happens. During the delay (SHUTDOWN_DELAY_MS)
+ * the server serves as before, but its health checks answer 503, so load balancers take it out
+ * of rotation while it still accepts what they send meanwhile; then the stop proper begins.
+ * A signal during start-up is acted on once start-up has finished, so nothing is left
+ * half-opened.
  */
-export function watchStopSignals(): Promise<void> {
+export function watchStopSignals(delayMs = 0): Promise<void> {
   return new Promise((resolve) => {
     const onSignal = (signal: string) => {
       process.off("SIGTERM", onSignal);
       process.off("SIGINT", onSignal);
-      rootLogger().info({ signal }, "shutting down");
+      signalled = true;
+      rootLogger().info({ signal, ...(delayMs > 0 && { acceptingForMs: delayMs }) }, "shutting down");
       const timer = setTimeout(() => {
         rootLogger().error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
         process.exit(1);
-      }, shutdownTimeoutMs);
+      }, delayMs + shutdownTimeoutMs);
       timer.unref();
-      resolve();
+      if (delayMs === 0) resolve();
+      else setTimeout(resolve, delayMs);
     };
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);

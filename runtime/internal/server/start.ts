@@ -38,10 +38,10 @@ export interface StartOptions {
  * migrated before any app module runs.
  */
 export async function startServer(options: StartOptions = {}): Promise<FastifyInstance> {
+  const cfg = config();
   // From the first moment: a process manager may stop the app while it is still starting,
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
-  const stopRequested = watchStopSignals();
-  const cfg = config();
+  const stopRequested = watchStopSignals(cfg.shutdownDelayMs);
   if (options.dashboardPort !== undefined && cfg.environmentType === "production") {
     throw new Error("--dashboard-port: the development dashboard is never served in production (NODE_ENV=production)");
   }
