@@ -10,6 +10,8 @@ export interface FuzzAnswer {
   /** The first bytes of the body. */
   readonly body: string;
   readonly error?: string;
+  /** How long it took, in milliseconds. */
+  readonly ms?: number;
   /** The size of the body sent (or being sent). */
   readonly bodyBytes?: number;
 }
@@ -22,6 +24,7 @@ const keepBodyBytes = 4096;
  * next request, which a kept-alive socket would send on the connection being closed.
  */
 export function sendHttp(base: URL, req: FuzzRequest, limitMs: number): Promise<FuzzAnswer> {
+  const started = performance.now();
   return new Promise((resolve) => {
     let status: number | undefined;
     let body = "";
@@ -30,7 +33,7 @@ export function sendHttp(base: URL, req: FuzzRequest, limitMs: number): Promise<
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...answer, bodyBytes });
+      resolve({ ...answer, bodyBytes, ms: performance.now() - started });
     };
     const timer = setTimeout(() => {
       settle({ status: status ?? "no answer", body, error: `no answer within ${limitMs} ms` });

@@ -34,7 +34,7 @@ interface Endpoint {
 async function post<T>(app: RunningApp, route: string, body: unknown, token?: string, method = "POST"): Promise<T> {
   const { status, body: text } = await send(app, route, { method, body: JSON.stringify(body), headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (status !== 200) throw new Error(`${method} ${route} answered ${status}: ${text}`);
-  return JSON.parse(text!) as T;
+  return (text ? JSON.parse(text) : {}) as T;
 }
 
 async function user(app: RunningApp, email: string): Promise<{ id: string; token: string }> {
@@ -86,7 +86,7 @@ test("every bad token is refused with 401 unauthenticated on every endpoint that
     }
     // The documented ones at least (docs/endpoints.md): the discovery found what it should.
     const found = endpoints.map((e) => `${e.method} ${e.path.replace(other.id, "{id}")}`);
-    expect(found).toEqual(expect.arrayContaining(["GET /me/urls", "GET /users", "GET /users/{id}", "PUT /users/{id}", "DELETE /users/{id}", "GET /api/orders/1", "GET /checkout/summary"]));
+    expect(found).toEqual(expect.arrayContaining(["GET /me/urls", "GET /users", "GET /users/{id}", "PUT /users/{id}", "DELETE /users/{id}", "GET /api/orders/{id}", "GET /checkout/summary"]));
 
     const [header, payload, signature] = owner.token.split(".") as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
@@ -135,7 +135,7 @@ test("every bad token is refused with 401 unauthenticated on every endpoint that
           if (how === "remove") return t.slice(0, at) + t.slice(at + 1);
           return t.slice(0, at);
         }),
-        { seed, numRuns: 150 },
+        { seed, numRuns: 60 },
       )
       .filter((t) => !sameBytes(owner.token, t));
     const bad: [string, string][] = [...named, ...mutations.map((t, i): [string, string] => [`mutation ${i}`, t])];
@@ -150,13 +150,20 @@ test("every bad token is refused with 401 unauthenticated on every endpoint that
         const genuine = await send(app, endpoint.path, { method: endpoint.method, body: endpoint.body, headers: { authorization: `Bearer ${good}` } });
         expect({ endpoint, status: genuine.status }).not.toEqual({ endpoint, status: 401 });
       }
-      for (const [name, token] of bad) {
-        tried++;
-        const res = await send(app, endpoint.path, { method: endpoint.method, body: endpoint.body, headers: { authorization: `Bearer ${token}` } });
-        const code = res.status === 401 ? (JSON.parse(res.body!) as { code: string }).code : undefined;
-        if (res.status !== 401 || code !== "unauthenticated") accepted.push(`${name} on ${endpoint.method} ${endpoint.path}: ${res.status} ${res.body?.slice(0, 200)}`);
-      }
     }
+    const attempts = endpoints.flatMap((endpoint) => bad.map(([name, token]) => ({ endpoint, name, token })));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < attempts.length) {
+          const { endpoint, name, token } = attempts[next++]!;
+          tried++;
+          const res = await send(app, endpoint.path, { method: endpoint.method, body: endpoint.body, headers: { authorization: `Bearer ${token}` } });
+          const code = res.status === 401 ? (JSON.parse(res.body!) as { code: string }).code : undefined;
+          if (res.status !== 401 || code !== "unauthenticated") accepted.push(`${name} on ${endpoint.method} ${endpoint.path}: ${res.status} ${res.body?.slice(0, 200)}`);
+        }
+      }),
+    );
     expect(accepted).toEqual([]);
     summary("tokens", {
       "bad inputs tried": `${tried} requests: ${bad.length} bad tokens (${named.length} named, ${mutations.length} random mutations, seed ${seed}) on ${endpoints.length} endpoints that require auth`,
