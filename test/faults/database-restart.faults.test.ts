@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { pubsubDatabaseName } from "../../runtime/internal/pubsub/sql-schema.ts";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
-import { startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/test/temp-dir.ts";
 import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { queryDatabase } from "./query.ts";

@@ -53,21 +53,29 @@ async function seedData(app: RunningApp): Promise<Seeded> {
   return { codes, ids: [other.id, urlbId, order.id, "1", "2", "3"], token: `Bearer ${token}` };
 }
 
+/** The method and the path (without its query) a request asked for; a raw one's from its request line, absolute form included. */
+function requestLine(req: FuzzRequest): { method: string; route: string } {
+  if (!req.raw) return { method: req.method, route: req.path.split("?")[0]! };
+  const [, method = "", target = ""] = /^(\S+) (\S+)/.exec(req.raw.toString("latin1")) ?? [];
+  const route = target.startsWith("http") ? URL.canParse(target) ? new URL(target).pathname : target : target.split("?")[0]!;
+  return { method, route };
+}
+
 /** What an accepted request may change, by table: rows added, and links clicked. */
 function accepted(sent: readonly { req: FuzzRequest; answer: FuzzAnswer }[], codes: readonly string[]) {
   const added: Record<string, string[]> = { "url.urls": [], "urlb.url": [], "users.users": [], "orders.orders": [], "orders.order_items": [], "orders.products": [] };
   const clicks = new Map<string, number>();
   for (const { req, answer } of sent) {
     if (typeof answer.status !== "number" || answer.status >= 400) continue;
-    const route = req.path.split("?")[0]!;
+    const { method, route } = requestLine(req);
     // The answer's body is kept only in part (a long URL is echoed back): its first field is enough.
     const field = (name: string) => new RegExp(`"${name}":"?([^",}]+)`).exec(answer.body)?.[1] ?? `unreadable answer ${answer.body.slice(0, 80)}`;
-    if (req.method === "POST" && route === "/shorten") added["url.urls"]!.push(field("code"));
-    else if (req.method === "POST" && route === "/url") added["urlb.url"]!.push(field("id"));
-    else if (req.method === "POST" && route === "/users") added["users.users"]!.push(field("id"));
-    else if (req.method === "POST" && route === "/orders") added["orders.orders"]!.push(field("id"));
+    if (method === "POST" && route === "/shorten") added["url.urls"]!.push(field("code"));
+    else if (method === "POST" && route === "/url") added["urlb.url"]!.push(field("id"));
+    else if (method === "POST" && route === "/users") added["users.users"]!.push(field("id"));
+    else if (method === "POST" && route === "/orders") added["orders.orders"]!.push(field("id"));
     // A lookup counts a click whether it answers the URL (200) or redirects a browser to it (302).
-    else if (req.method === "GET" && codes.includes(route.slice(1))) clicks.set(route.slice(1), (clicks.get(route.slice(1)) ?? 0) + 1);
+    else if (method === "GET" && codes.includes(route.slice(1))) clicks.set(route.slice(1), (clicks.get(route.slice(1)) ?? 0) + 1);
   }
   return { added, clicks };
 }
