@@ -14,6 +14,10 @@ const fixtureApps = "**/*.apps.test.ts";
 // The web front end and the development dashboard in headless Chromium against the app's
 // own process (npm run test:browser builds the front end first): a browser is not part of npm test.
 const browserTests = ["frontend/test/*.browser.test.ts", "runtime/dashboard/test/*.browser.test.ts"];
+// The fault and fuzz suite (npm run test:faults): the app as a process under load while its
+// database or NATS stops, SIGTERM and SIGKILL, 10,000 generated hostile requests. Minutes,
+// a nats-server of its own, and figures for the README: a run of its own, not part of npm test.
+const faultTests = "test/faults/**/*.faults.test.ts";
 
 const projects: TestProjectInlineConfiguration[] = [
   {
@@ -21,7 +25,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: serverName,
       include: ["**/*.test.ts"],
-      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps, ...browserTests],
+      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps, faultTests, ...browserTests],
     },
   },
 ];
@@ -42,6 +46,11 @@ if (process.env.TEST_FIXTURE_APPS) {
 
 if (process.env.TEST_BROWSER) {
   projects.push({ extends: true, test: { name: "browser", include: browserTests } });
+}
+
+if (process.env.TEST_FAULTS) {
+  // One case at a time: each measures load, and a fault of one would disturb another's figures.
+  projects.push({ extends: true, test: { name: "faults", include: [faultTests], fileParallelism: false } });
 }
 
 export default defineConfig({

@@ -1,4 +1,5 @@
 // How thrown errors become Encore's wire format, for failures of the database above all.
+import pg from "pg";
 import { beforeAll, describe, expect, test } from "vitest";
 import { refusedConnection } from "../../test/closed-port.ts";
 import { APIError } from "../errors/api-error.ts";
@@ -6,8 +7,17 @@ import { asUnavailable } from "../sql/unavailable.ts";
 import { toWire } from "./errors.ts";
 
 let refused: Error;
+/** What PostgreSQL answers to a text parameter holding U+0000. */
+let nulInText: Error;
 beforeAll(async () => {
   refused = await refusedConnection();
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  nulInText = await client.query("SELECT $1::text", ["a\u0000b"]).then(
+    () => new Error("expected PostgreSQL to refuse U+0000"),
+    (err: Error) => err,
+  );
+  await client.end();
 });
 
 describe("toWire", () => {
@@ -28,6 +38,13 @@ describe("toWire", () => {
 
   test("an APIError with a code of its own keeps it, whatever its cause", () => {
     expect(toWire(APIError.notFound("url not found", refused), false)).toMatchObject({ status: 404, body: { code: "not_found" } });
+  });
+
+  test("text the database cannot store (U+0000 from a request field) is 400 invalid_argument, however wrapped", () => {
+    expect(nulInText).toMatchObject({ code: "22021" });
+    const answer = { status: 400, body: { code: "invalid_argument", message: "a text value holds a character the database cannot store (such as U+0000)", details: null } };
+    expect(toWire(nulInText, false)).toEqual(answer);
+    expect(toWire(APIError.internal("call to users.create failed", nulInText), false)).toEqual(answer);
   });
 
   test("any other failure is 500 internal, its message hidden", () => {

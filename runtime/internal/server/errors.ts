@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import { httpStatusOf, transportErrors } from "../errors/http-status.ts";
 import { unavailableFor } from "../sql/unavailable.ts";
+import { unstorableTextFor } from "../sql/unstorable-text.ts";
 import { logFailure } from "./failure-log.ts";
 
 /** Encore's error wire format. */
@@ -42,9 +43,11 @@ export function errorHandler(exposeDetails: boolean) {
  * coded internal or unknown, as calls between services and the auth step wrap
  * them) that comes from a lost database connection, however deeply wrapped, is
  * 503 `unavailable`: the client may retry, and load balancers can tell it from a bug.
+ * One that comes from request text the database cannot store (U+0000) is 400
+ * `invalid_argument`: bad input, not a failure of the service.
  */
 export function toWire(thrown: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
-  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? thrown) : thrown;
+  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
   if (err instanceof APIError) {
     const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
     const message = internal && !exposeDetails ? internalMessage : err.message;

@@ -1,0 +1,134 @@
+// Load for the fault cases: clients that look links up, shorten new ones and read stats
+// against a running app, and a tally of what was answered, kept by the clients. What
+// the app acknowledged (a 200) is what must not be lost afterwards.
+import type { RunningApp } from "../../runtime/test/process.ts";
+
+/** An HTTP status, or "no answer": refused, reset, or over the request limit. */
+export type Outcome = number | "no answer";
+
+export interface Answer {
+  readonly status: Outcome;
+  readonly body?: string;
+  readonly ms: number;
+}
+
+export interface Shortened {
+  readonly code: string;
+  readonly url: string;
+}
+
+/**
+ * Shorten limits (POST /shorten per client address and per user) off for the fault
+ * cases: their load comes from one address and would be refused as abuse. The one place
+ * the suite names these variables.
+ */
+export const shortenLimitsOff: Record<string, string> = {
+  SHORTEN_LIMIT_PER_ADDRESS: "1000000000",
+  SHORTEN_LIMIT_PER_USER: "1000000000",
+};
+
+/** Sends one request; never throws. `limitMs`: longer than this is a hang, counted as no answer. */
+export async function send(app: RunningApp, route: string, init: RequestInit = {}, limitMs = 10_000): Promise<Answer> {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${app.url}${route}`, { ...init, signal: AbortSignal.timeout(limitMs) });
+    const body = await res.text();
+    return { status: res.status, body, ms: performance.now() - started };
+  } catch {
+    return { status: "no answer", ms: performance.now() - started };
+  }
+}
+
+export async function shorten(app: RunningApp, url: string, limitMs?: number): Promise<Answer & { code?: string }> {
+  const answer = await send(app, "/shorten", { method: "POST", body: JSON.stringify({ url }) }, limitMs);
+  return { ...answer, code: answer.status === 200 ? (JSON.parse(answer.body!) as { code: string }).code : undefined };
+}
+
+/** `n` links made one after another, each acknowledged. */
+export async function seedLinks(app: RunningApp, n: number, label: string): Promise<Shortened[]> {
+  const seeded: Shortened[] = [];
+  for (let i = 0; i < n; i++) {
+    const url = `https://example.com/${label}/${i}`;
+    const { status, code, body } = await shorten(app, url);
+    if (status !== 200) throw new Error(`seeding link ${i} answered ${status}: ${body}`);
+    seeded.push({ code: code!, url });
+  }
+  return seeded;
+}
+
+/** Answers and what they count, kept by the clients. */
+export class Tally {
+  /** Answers by "kind / phase / status". */
+  readonly counts = new Map<string, number>();
+  /** 200 answers to GET /:code, each one click. */
+  readonly clicks = new Map<string, number>();
+  /** When each click was answered (performance.now()), in order. */
+  readonly clickTimes: number[] = [];
+  /** Every acknowledged shorten. */
+  readonly shortened: Shortened[] = [];
+  /** Longest answer by "kind / status". */
+  readonly slowest = new Map<string, number>();
+  requests = 0;
+
+  add(kind: string, phase: string, answer: Answer): void {
+    this.requests++;
+    const key = `${kind} / ${phase} / ${answer.status}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const slowKey = `${kind} / ${answer.status}`;
+    this.slowest.set(slowKey, Math.max(this.slowest.get(slowKey) ?? 0, answer.ms));
+  }
+
+  click(code: string): void {
+    this.clicks.set(code, (this.clicks.get(code) ?? 0) + 1);
+    this.clickTimes.push(performance.now());
+  }
+
+  get totalClicks(): number {
+    return this.clickTimes.length;
+  }
+
+  count(filter: (kind: string, phase: string, status: string) => boolean): number {
+    let n = 0;
+    for (const [key, c] of this.counts) if (filter(...(key.split(" / ") as [string, string, string]))) n += c;
+    return n;
+  }
+
+  /** Every answer whose status is not in `allowed`, by kind, phase and status. */
+  unexpected(allowed: readonly Outcome[] = [200, 503]): Record<string, number> {
+    const ok = new Set(allowed.map(String));
+    return Object.fromEntries([...this.counts].filter(([key]) => !ok.has(key.split(" / ")[2]!)));
+  }
+}
+
+export const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+/**
+ * Runs `clients` loops of `step` until `stop` is called; `done` resolves when every loop
+ * has finished its last request.
+ */
+export function runClients(clients: number, step: () => Promise<void>): { stop: () => Promise<void>; startedAt: number } {
+  let running = true;
+  const loops = Array.from({ length: clients }, async () => {
+    while (running) await step();
+  });
+  return {
+    startedAt: performance.now(),
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/**
+ * One line a case prints with its figures, in the README's form ("load held, faults
+ * survived, bad inputs tried, lost = 0"), so the Reliability section can quote it.
+ */
+export function summary(name: string, figures: Record<string, string | number>): void {
+  const line = Object.entries(figures)
+    .map(([k, v]) => `${k} ${v}`)
+    .join("; ");
+  console.log(`[faults] ${name}: ${line}`);
+}
+
+export const rps = (requests: number, ms: number): number => Math.round((requests * 1000) / ms);
