@@ -3,6 +3,7 @@ import { APIError, ErrCode } from "../errors/api-error.ts";
 import { httpStatusOf, transportErrors } from "../errors/http-status.ts";
 import { unavailableFor } from "../sql/unavailable.ts";
 import { logFailure } from "./failure-log.ts";
+import { noteErrorCode } from "./raw-response.ts";
 
 /** Encore's error wire format. */
 export interface ErrorBody {
@@ -22,6 +23,7 @@ export function errorHandler(exposeDetails: boolean) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {
     const { status, body } = toWire(err, exposeDetails);
     logFailure(err, status, req.raw, "request failed");
+    noteErrorCode(reply.raw, body.code);
     void reply.code(status).type("application/json; charset=utf-8").send(body);
   };
 }

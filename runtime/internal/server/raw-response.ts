@@ -1,4 +1,5 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
+import type { RouteMeter } from "../metrics/route-meter.ts";
 
 type HeaderValue = number | string | readonly string[];
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
@@ -16,6 +17,14 @@ type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
  * `writeHead` costs one `headersSent` check and a scan of the headers it is given.
  */
 export class RawResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  // Fields of every response, so all have one shape; read only while metrics are on (observe.ts).
+  /** The series of the route that took the request; null: no route matched. */
+  route: RouteMeter | null = null;
+  /** performance.now() when the request arrived. */
+  startedAt = 0;
+  /** Encore's code of the error the runtime answered with; null when it answered none. */
+  errorCode: string | null = null;
+
   override writeHead(statusCode: number, headers?: Headers): this;
   override writeHead(statusCode: number, statusMessage?: string, headers?: Headers): this;
   override writeHead(statusCode: number, messageOrHeaders?: string | Headers, headers?: Headers): this {
@@ -58,4 +67,9 @@ function withoutUndefined(headers: Headers | undefined): Headers | undefined {
   const kept: OutgoingHttpHeaders = {};
   for (const key in record) if (record[key] !== undefined) kept[key] = record[key];
   return kept;
+}
+
+/** Notes the Encore code of an error the runtime answers, for the requests counter. */
+export function noteErrorCode(res: ServerResponse, code: string): void {
+  if (res instanceof RawResponse) res.errorCode = code;
 }
