@@ -1,4 +1,5 @@
 import { appMeta } from "../meta/load.ts";
+import type { MetricMeta } from "../meta/types.ts";
 import { currentRequestMeta } from "../reqtrack/mod.ts";
 import { snakeCase } from "./label-names.ts";
 import type { AppSeries, Meter } from "./meter.ts";
@@ -9,6 +10,11 @@ export type LabelPairs = readonly (readonly [string, string])[];
 
 let usersByMetric: ReadonlyMap<string, readonly string[]> | undefined;
 
+/** Which services use each metric: the app's metadata, read on first use, unless given here (a test's fixture app). */
+export function useMetricsMeta(metrics: readonly MetricMeta[]): void {
+  usersByMetric = new Map(metrics.map((m) => [m.name, m.usedBy] as const));
+}
+
 /**
  * The service a metric's series is labelled with, as Encore resolves it: the one service
  * that uses the metric (from the parser's metadata), so a gauge set by a timer outside any
@@ -16,8 +22,8 @@ let usersByMetric: ReadonlyMap<string, readonly string[]> | undefined;
  * none, and the value is not recorded.
  */
 export function serviceOfMetric(name: string): string | undefined {
-  usersByMetric ??= new Map((appMeta().metrics ?? []).map((m) => [m.name, m.usedBy] as const));
-  const users = usersByMetric.get(name);
+  if (usersByMetric === undefined) useMetricsMeta(appMeta().metrics ?? []);
+  const users = usersByMetric!.get(name);
   if (users?.length === 1) return users[0];
   const request = currentRequestMeta();
   if (request === undefined) return undefined;
