@@ -58,10 +58,29 @@ function exportFamily(registry: Registry, name: string, family: Family, labelNam
     }
   };
   try {
+    const registers = [registry];
     if (family.kind === "counter") {
-      new Counter({ name, help, labelNames, registers: [registry], collect() { this.reset(); collect((labels, value) => this.inc(labels, value)); } });
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          collect((labels, value) => this.inc(labels, value));
+        },
+      });
     } else {
-      new Gauge({ name, help, labelNames, registers: [registry], collect() { this.reset(); collect((labels, value) => this.set(labels, value)); } });
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          collect((labels, value) => this.set(labels, value));
+        },
+      });
     }
   } catch (err) {
     // A name the process metrics already use (process_*, nodejs_*): counted, never exported.
