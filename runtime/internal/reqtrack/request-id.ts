@@ -43,8 +43,8 @@ export function requestIdOf(req: IncomingMessage): string {
   return newRequestId();
 }
 
-/** `lower` is lowercase ASCII; no string is made to compare. */
-function sameIgnoringCase(text: string, lower: string): boolean {
+/** Whether `text` is `lower` (lowercase ASCII) in any case; no string is made to compare. */
+export function sameIgnoringCase(text: string, lower: string): boolean {
   for (let i = 0; i < lower.length; i++) {
     const c = text.charCodeAt(i);
     if ((c >= 65 && c <= 90 ? c + 32 : c) !== lower.charCodeAt(i)) return false;

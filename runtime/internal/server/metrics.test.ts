@@ -89,6 +89,10 @@ const endpoints: Endpoint[] = [
     res.writeHead(known ? 200 : 404, { "content-type": "text/plain" });
     res.end(known ? "found" : "no such code");
   }),
+  endpoint("ownId", { kind: "raw", path: "/own-id" }, (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { "X-Request-Id": "the-handler-s-own", "x-unset": undefined });
+    res.end();
+  }),
   endpoint("upload", { kind: "raw", methods: ["POST"], path: "/upload" }, (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(201);
     res.end();
@@ -316,6 +320,12 @@ describe("x-request-id", () => {
     const made = await fetch(`${base}/hello`);
     expect(await made.json()).toEqual({ requestId: made.headers.get("x-request-id") });
     expect((await fetch(`${base}/r/abc`, { headers: { "x-request-id": "raw-lane-1" } })).headers.get("x-request-id")).toBe("raw-lane-1");
+  });
+
+  test("a handler that writes its own x-request-id (in any case) keeps it, once", async () => {
+    const res = await fetch(`${base}/own-id`, { headers: { "x-request-id": "from-the-caller" } });
+    expect(res.headers.get("x-request-id")).toBe("the-handler-s-own");
+    expect(res.headers.has("x-unset")).toBe(false);
   });
 
   test("an incoming id too long or with unsafe characters is replaced", async () => {

@@ -2,7 +2,7 @@ import type { onRequestHookHandler, RouteOptions } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta } from "../meta/types.ts";
 import { runtimeService, type Meter, type RouteMeter } from "../metrics/mod.ts";
-import { requestIdHeader, requestIdOf, type IdentifiedRequest } from "../reqtrack/request-id.ts";
+import { requestIdOf, type IdentifiedRequest } from "../reqtrack/request-id.ts";
 import type { RawResponse } from "./raw-response.ts";
 import { routeMethods, staticPrefix, toFastifyPath } from "./routes.ts";
 
@@ -38,10 +38,11 @@ export function observeRequests(serve: Serve, meter: Meter | null): (req: Incomi
   };
 }
 
+/** The request's id, for handlers (currentRequest().headers) and for the response to write with its headers (raw-response.ts). */
 function identify(req: IncomingMessage, res: ServerResponse): void {
   const id = requestIdOf(req);
   (req as IdentifiedRequest).requestId = id;
-  res.setHeader(requestIdHeader, id);
+  (res as RawResponse).requestId = id;
 }
 
 /**
