@@ -14,7 +14,7 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
-  version: 6,
+  version: 7,
   appId: "",
   services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [], calls: [] }],
   databases: [],
@@ -24,6 +24,7 @@ const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
   cronJobs: [],
   buckets: [],
   auth: withAuth ? handler : null,
+  metrics: [],
 });
 
 describe("~encore/auth", () => {

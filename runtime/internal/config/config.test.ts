@@ -22,6 +22,7 @@ describe("configuration", () => {
       trustProxy: false,
       serveOpenApi: false,
       tracing: { buffer: 1000, otlpTracesUrl: null, serviceName: null },
+      metrics: { port: null, token: null },
       objects: {
         provider: "local",
         signingKey: null,
@@ -115,7 +116,21 @@ describe("configuration", () => {
     });
   });
 
+  test("metrics: METRICS_PORT and METRICS_TOKEN, either or both", () => {
+    expect(parseConfig({ METRICS_PORT: "9464" }, root).metrics).toEqual({ port: 9464, token: null });
+    expect(parseConfig({ METRICS_TOKEN: " scrape-token-0123456789 " }, root).metrics).toEqual({ port: null, token: "scrape-token-0123456789" });
+    expect(parseConfig({ METRICS_PORT: "0", METRICS_TOKEN: "scrape-token-0123456789" }, root).metrics).toEqual({
+      port: 0,
+      token: "scrape-token-0123456789",
+    });
+  });
+
   test.each([
+    ["METRICS_PORT", { METRICS_PORT: "prometheus" }],
+    ["METRICS_PORT", { METRICS_PORT: "4000" }],
+    ["METRICS_PORT", { PORT: "8080", METRICS_PORT: "8080" }],
+    ["METRICS_TOKEN", { METRICS_TOKEN: "short" }],
+    ["METRICS_TOKEN", { METRICS_TOKEN: "has spaces inside it, sadly" }],
     ["PORT", { PORT: "eighty" }],
     ["PORT", { PORT: "70000" }],
     ["PUBLIC_BASE_URL", { PUBLIC_BASE_URL: "sho.rt" }],

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseMetricsConfig, type MetricsConfig } from "./metrics-config.ts";
 import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
 import { parseSqlConfig, type SqlConfig } from "./sql-config.ts";
 import { parseTracingConfig, type TracingConfig } from "./tracing-config.ts";
@@ -49,6 +50,8 @@ export interface RuntimeConfig {
   readonly serveOpenApi: boolean;
   /** Traces kept for the development dashboard and exported over OTLP (TRACE_BUFFER, OTEL_*). */
   readonly tracing: TracingConfig;
+  /** Prometheus metrics at GET /metrics (METRICS_PORT, METRICS_TOKEN); off when neither is set. */
+  readonly metrics: MetricsConfig;
 }
 
 const logLevels = ["trace", "debug", "info", "warn", "error", "silent"] as const;
@@ -76,6 +79,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     trustProxy: parseOnOff("TRUST_PROXY", env.TRUST_PROXY, false),
     serveOpenApi: parseOnOff("SERVE_OPENAPI", env.SERVE_OPENAPI, false),
     tracing: parseTracingConfig(env),
+    metrics: parseMetricsConfig(env, port),
   });
 }
 

@@ -2,6 +2,8 @@ import { appRoot } from "./app-root.ts";
 import { parseConfig, type RuntimeConfig } from "./config.ts";
 
 export { ConfigError, parseConfig, type RuntimeConfig } from "./config.ts";
+export type { MetricsConfig } from "./metrics-config.ts";
+export { metricsEnabled } from "./metrics-config.ts";
 export type { ObjectsConfig, S3Config } from "./objects-config.ts";
 export type { SqlConfig } from "./sql-config.ts";
 export type { TracingConfig } from "./tracing-config.ts";

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { CronSchedule } from "../meta/types.ts";
+import { meter } from "../metrics/mod.ts";
 import { recorder } from "../tracing/mod.ts";
 import type { Claim, CronStore, RunRecord } from "./run-store.ts";
 import { describeSchedule, latestTick, nextTick } from "./ticks.ts";
@@ -180,11 +181,13 @@ export class CronScheduler<J extends ScheduledJob> {
     } catch (err) {
       this.#attempted.delete(job.name); // unsettled: tried again within retryMs
       this.options.log.error({ err, job: job.name, tick }, "cron: claiming a tick failed");
+      meter?.cronRun(job.name, "claim_failed");
       this.rearm();
       throw err;
     }
     if (claim.kind === "overlap") {
       this.options.log.info({ job: job.name, tick, running: claim.running.id }, "cron tick skipped: the previous run is still in progress");
+      meter?.cronRun(job.name, "skipped");
     }
     if (claim.kind !== "claimed") return { job: job.name, tick, claim: claim.kind, ...overlapOf(claim) };
     return this.execute(job, claim.run);
@@ -215,6 +218,7 @@ export class CronScheduler<J extends ScheduledJob> {
       } finally {
         clearInterval(heartbeat);
       }
+      meter?.cronRun(job.name, outcome);
       const ended = await store.finish(run, outcome, error, this.#clock.now());
       const ms = ended.finishedAt!.getTime() - ended.startedAt.getTime();
       if (outcome === "succeeded") log.info({ job: job.name, tick: run.tick, trigger: run.trigger, ms }, `cron job ${job.name} succeeded`);

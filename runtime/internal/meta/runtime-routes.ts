@@ -13,4 +13,7 @@ export const objectsPath = "/objects";
 /** The app's OpenAPI document, when SERVE_OPENAPI=on. */
 export const openApiPath = "/openapi.json";
 
-export const runtimeRoutes: readonly string[] = [healthPath, encoreHealthPath, pubsubAdminPath, objectsPath, openApiPath];
+/** Prometheus metrics, on the app's port when METRICS_TOKEN is set without METRICS_PORT. */
+export const metricsPath = "/metrics";
+
+export const runtimeRoutes: readonly string[] = [healthPath, encoreHealthPath, pubsubAdminPath, objectsPath, openApiPath, metricsPath];

@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 6;
+  readonly version: 7;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -21,6 +21,26 @@ export interface AppMeta {
   readonly buckets: readonly BucketMeta[];
   /** The auth handler the app's Gateway runs; null when there is none. */
   readonly auth: AuthHandlerMeta | null;
+  /** encore.dev/metrics declarations (`new Counter(...)`, `new GaugeGroup<L>(...)`, ...), sorted by name. */
+  readonly metrics: readonly MetricMeta[];
+}
+
+/** A custom metric, exported at /metrics with a `service` label the runtime adds. */
+export interface MetricMeta {
+  /** snake_case, not starting with "e_" (the runtime's own metrics). */
+  readonly name: string;
+  readonly kind: "counter" | "gauge";
+  /** Label names as exported (snake_case), sorted; empty for Counter and Gauge. */
+  readonly labels: readonly string[];
+  /** Service whose folder declares it; null when declared outside any service. */
+  readonly service: string | null;
+  /**
+   * Services using it, sorted: the declaring one and those naming it. With exactly one, its
+   * series are labelled with that service wherever it is updated (a timer, a background task),
+   * as in Encore; otherwise with the service of the request being handled.
+   */
+  readonly usedBy: readonly string[];
+  readonly declaredIn: SourceLocation;
 }
 
 /**

@@ -4,6 +4,7 @@ import { findAuthHandler } from "./auth-handler.ts";
 import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
 import { findEndpoints } from "./endpoints.ts";
+import { findMetrics } from "./metrics.ts";
 import { createAppProgram } from "./program.ts";
 import { findPubSub } from "./pubsub.ts";
 import { findResources } from "./resources.ts";
@@ -19,7 +20,7 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets, pub/sub, cron jobs, buckets, the auth handler, and which services
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets, metrics, the auth handler, and which services
  * call, publish to or use which). Throws ParseError, naming file and line, on anything the
  * runtime could not serve faithfully.
  */
@@ -39,7 +40,7 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 6,
+    version: 7,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
@@ -56,5 +57,6 @@ export function parseApp(appRoot: string): AppMeta {
     cronJobs: findCronJobs(app, services, endpoints),
     buckets: findBuckets(app, services),
     auth: findAuthHandler(app, services, schemas),
+    metrics: findMetrics(app, services),
   };
 }

@@ -5,7 +5,6 @@ import type { AppProgram } from "./program.ts";
 /** encore.dev modules this runtime does not provide yet: an app using them is refused, not half run. */
 const unsupportedModules: Readonly<Record<string, string>> = {
   "encore.dev/storage/cache": "caching (encore.dev/storage/cache)",
-  "encore.dev/metrics": "custom metrics (encore.dev/metrics)",
 };
 
 /** Names of provided modules that this runtime does not implement yet. */

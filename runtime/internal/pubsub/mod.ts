@@ -1,9 +1,10 @@
 import { config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
+import { meter, type Meter } from "../metrics/mod.ts";
 import { pubsubDelivery, runWithRequest, type BaseRequestMeta, type PubSubMessageMeta } from "../reqtrack/mod.ts";
 import { databaseUrl, openDatabase } from "../sql/databases.ts";
 import { recorder, type SpanRecorder } from "../tracing/mod.ts";
-import type { Delivery, PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
+import { retriesExhausted, type Delivery, type DeliveryHandler, type PubSubProvider, type SubscriptionSpec, type TopicSpec } from "./provider.ts";
 import { pubsubDatabaseName } from "./sql-schema.ts";
 import { sqlProvider } from "./sql-provider.ts";
 
@@ -50,13 +51,29 @@ export function startPubSub(): Promise<PubSubProvider> {
     }
     for (const sub of pending) {
       subscribed.add(sub);
-      p.subscribe(sub.spec, (d) => (recorder === null ? deliver(sub, d, deliveryMeta(sub, d)) : tracedDelivery(recorder, sub, d)));
+      const handler: DeliveryHandler = (d) => (recorder === null ? deliver(sub, d, deliveryMeta(sub, d)) : tracedDelivery(recorder, sub, d));
+      p.subscribe(sub.spec, meter === null ? handler : counted(meter, sub.spec, handler));
     }
     return p;
   })();
   // A failed start is not kept, so the next publish tries again.
   provider.catch(() => (provider = previous));
   return provider;
+}
+
+/**
+ * Counts what becomes of each delivery, the same for both providers: they decide alike
+ * (provider.ts) that a failure is retried until its attempts run out, then dead-lettered.
+ */
+function counted(m: Meter, spec: SubscriptionSpec, handler: DeliveryHandler): DeliveryHandler {
+  return (d) =>
+    handler(d).then(
+      () => m.delivered(spec.topic, spec.name, "delivered"),
+      (err: unknown) => {
+        m.delivered(spec.topic, spec.name, retriesExhausted(d.attempt, spec) ? "dead_lettered" : "retried");
+        throw err;
+      },
+    );
 }
 
 /** Runs the subscription's handler on one delivery, as a request of its own. */
@@ -94,8 +111,12 @@ export async function publish(topic: string, msg: unknown): Promise<string> {
     throw new TypeError(`topic "${topic}": a message must be an object`);
   }
   const payload = JSON.stringify(msg);
-  if (recorder === null) return (await (provider ?? startPubSub())).publish(topic, payload);
-  return recorder.publish(topic, async (traceparent) => (await (provider ?? startPubSub())).publish(topic, payload, traceparent));
+  const id =
+    recorder === null
+      ? await (await (provider ?? startPubSub())).publish(topic, payload)
+      : await recorder.publish(topic, async (traceparent) => (await (provider ?? startPubSub())).publish(topic, payload, traceparent));
+  meter?.published(topic);
+  return id;
 }
 
 /** The started provider, if any (operations endpoints, shutdown). */

@@ -3,6 +3,7 @@ import type { EndpointMeta } from "../meta/types.ts";
 import { currentTraceData } from "../tracing/mod.ts";
 import type { APICallMeta, BaseRequestMeta, Method } from "./meta.ts";
 import type { AuthData, TrackedRequest } from "./mod.ts";
+import { IdentifiedRequest, requestIdHeader } from "./request-id.ts";
 
 type Values = Record<string, unknown>;
 
@@ -59,6 +60,8 @@ export class ApiCallRequest implements TrackedRequest {
       meta.path = query === -1 ? url : url.slice(0, query);
       meta.pathAndQuery = url;
       meta.headers = { ...this.http.headers } as Record<string, string | string[]>;
+      // The id the response carries: the caller's when well formed, else the one the server made.
+      if (this.http instanceof IdentifiedRequest && this.http.requestId !== "") meta.headers[requestIdHeader] = this.http.requestId;
     } else {
       this.describeCall(meta);
     }

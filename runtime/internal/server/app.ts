@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance, type onRequestAsyncHookHandler } from "f
 import { createServer } from "node:http";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
+import { metricsPath } from "../meta/runtime-routes.ts";
 import type { AppMeta } from "../meta/types.ts";
+import { meter } from "../metrics/mod.ts";
 import { bucketSpec, localObjects } from "../objects/mod.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
@@ -10,11 +12,14 @@ import { registerJsonBodyParser } from "./body.ts";
 import { devRouting, isDevRoute, type DevCalls } from "./dev-calls.ts";
 import { errorHandler } from "./errors.ts";
 import { registerHealth } from "./health.ts";
+import { registerMetricsRoute } from "./metrics-routes.ts";
 import { objectRoutes } from "./objects-routes.ts";
+import { observeRequests, routeLabels } from "./observe.ts";
 import { registerOpenApi } from "./openapi-route.ts";
 import { registerPubSubAdmin } from "./pubsub-admin.ts";
 import { fallbackStrategy, isFallbackEndpoint } from "./fallback-routes.ts";
 import { frontRouter } from "./front-router.ts";
+import { IdentifiedRequest } from "../reqtrack/request-id.ts";
 import { RawResponse } from "./raw-response.ts";
 import { rawInvoker, registerRawRoutes, typedRoute, type RouteContext } from "./routes.ts";
 import { stopSignalled } from "./shutdown.ts";
@@ -41,11 +46,15 @@ export interface ServerOptions {
  */
 export async function buildServer(
   endpoints: Iterable<Endpoint>,
-  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy">,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy"> & Partial<Pick<RuntimeConfig, "metrics">>,
   options: ServerOptions = {},
 ): Promise<FastifyInstance> {
   const all = [...endpoints];
   const exposed = all.filter((e) => e.meta.expose);
+  // Whether metrics are on is settled before the routes are compiled: with them off, no route has metrics code.
+  const metrics = meter;
+  const metricsCfg = cfg.metrics ?? { port: null, token: null };
+  if (metrics !== null) checkMetricsPathFree(exposed, metricsCfg);
   const routeContext: RouteContext = {
     auth: options.auth ? compileAuthenticator(options.auth, cfg.trustProxy) : null,
     exposeInternalErrors: cfg.exposeInternalErrors,
@@ -74,7 +83,8 @@ export async function buildServer(
     },
     serverFactory: (fastifyHandler) => {
       // Responses as lenient as Encore's raw response (raw-response.ts), for raw handlers written for Encore.
-      const server = createServer({ ServerResponse: RawResponse }, (req, res) => dispatch(req, res) || fastifyHandler(req, res));
+      const serve = observeRequests((req, res) => dispatch(req, res) || fastifyHandler(req, res), metrics);
+      const server = createServer({ IncomingMessage: IdentifiedRequest, ServerResponse: RawResponse }, serve);
       // Fastify's own default, which it applies only to servers it creates itself: longer
       // than common load balancers' idle timeouts, so they, not we, close idle connections.
       server.keepAliveTimeout = 72_000;
@@ -83,6 +93,7 @@ export async function buildServer(
     },
   });
   app.addHook("onRoute", dev ? (route) => (isDevRoute(route) ? dev.onRoute(route) : front.onRoute(route)) : front.onRoute);
+  if (metrics !== null) app.addHook("onRoute", routeLabels(exposed.map((e) => e.meta), metrics));
   app.addHook("preClose", async () => {
     closing = true;
     // Upgraded connections are no longer the HTTP server's to close: without this it would wait for them forever.
@@ -95,6 +106,7 @@ export async function buildServer(
   });
   await registerHealth(app, { shuttingDown: stopSignalled });
   registerPubSubAdmin(app, cfg.pubsubAdminToken);
+  if (metrics !== null) registerMetricsRoute(app, metricsCfg, metrics);
   if (options.openApiOf) registerOpenApi(app, options.openApiOf, cfg.appRoot);
   // The store is reached on the first request, so a server of an app without buckets never makes one.
   if (cfg.objects.provider === "local") await app.register(objectRoutes({ store: localObjects, bucket: bucketSpec }));
@@ -122,4 +134,15 @@ function staticAuthHook(requiresAuth: boolean, auth: Authenticator | null): onRe
   return async (req) => {
     await step(req.raw, req.query as Record<string, unknown>);
   };
+}
+
+/** /metrics on the app's port is the runtime's: an app serving that path itself gets a clear error, not Fastify's. */
+function checkMetricsPathFree(exposed: readonly Endpoint[], cfg: RuntimeConfig["metrics"]): void {
+  if (cfg.token === null || cfg.port !== null) return;
+  const taken = exposed.find(({ meta }) => meta.path === metricsPath && (meta.methods.includes("GET") || meta.methods.includes("*")));
+  if (taken) {
+    throw new Error(
+      `METRICS_TOKEN serves GET ${metricsPath} on the app's port, which endpoint ${taken.meta.service}.${taken.meta.name} already serves: set METRICS_PORT to serve metrics on a port of their own`,
+    );
+  }
 }

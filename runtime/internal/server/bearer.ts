@@ -1,9 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
-import type { FastifyRequest } from "fastify";
+import type { IncomingHttpHeaders } from "node:http";
 import { APIError } from "../errors/api-error.ts";
 
 /** A check that a request carries `Bearer <token>`, compared in constant time. */
-export function bearerGuard(token: string, what: string): (req: FastifyRequest) => void {
+export function bearerGuard(token: string, what: string): (req: { readonly headers: IncomingHttpHeaders }) => void {
   const expected = Buffer.from(`Bearer ${token}`);
   return (req) => {
     const given = Buffer.from(req.headers.authorization ?? "");

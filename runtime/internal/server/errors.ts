@@ -4,6 +4,7 @@ import { httpStatusOf, transportErrors } from "../errors/http-status.ts";
 import { unavailableFor } from "../sql/unavailable.ts";
 import { unstorableTextFor } from "../sql/unstorable-text.ts";
 import { logFailure } from "./failure-log.ts";
+import { noteErrorCode } from "./raw-response.ts";
 
 /** Encore's error wire format. */
 export interface ErrorBody {
@@ -34,6 +35,7 @@ export function errorHandler(exposeDetails: boolean) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {
     const { status, body } = toWire(err, exposeDetails);
     logFailure(err, status, req.raw, "request failed");
+    noteErrorCode(reply.raw, body.code);
     void reply.code(status).type("application/json; charset=utf-8").send(body);
   };
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta } from "../meta/types.ts";
 import { MiddlewareRequest } from "../middleware/middleware.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
+import { meter } from "../metrics/mod.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { bindEvents, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import { recorder, type SpanRecorder } from "../tracing/mod.ts";
@@ -12,6 +13,7 @@ import { fastLaneKey } from "./front-router.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
+import { noteErrorCode, type RawResponse } from "./raw-response.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
@@ -152,7 +154,14 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
       (err: unknown) => failRaw(err, req, res, expose),
     );
   };
-  return traces === null ? invoke : (req, res, routeParams) => traces.request(meta, req, res, () => invoke(req, res, routeParams));
+  const served: RawInvoker = traces === null ? invoke : (req, res, routeParams) => traces.request(meta, req, res, () => invoke(req, res, routeParams));
+  // The raw fast lane answers before Fastify, so no route hook labels its responses: this does, with series found now.
+  if (meter === null) return served;
+  const series = meter.route(meta.service, meta.name, false);
+  return (req, res, routeParams) => {
+    (res as RawResponse).route = series;
+    served(req, res, routeParams);
+  };
 }
 
 /** Raw endpoints get Node's request and response untouched, body unread. */
@@ -193,6 +202,7 @@ function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, expose
   if (recorder !== null) recorder.requestFailed(err);
   const { status, body } = toWire(err, exposeInternalErrors);
   logFailure(err, status, req, "raw endpoint failed");
+  noteErrorCode(res, body.code);
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(body));
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { config } from "../config/mod.ts";
+import type { Server } from "node:http";
+import { config, metricsEnabled } from "../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { cronDatabaseName } from "../cron/schema.ts";
 import type { Dashboard } from "../dashboard/server.ts";
@@ -19,10 +20,12 @@ import {
   physicalName,
   poolShare,
 } from "../sql/databases.ts";
+import { startMetrics, stopMetrics } from "../metrics/mod.ts";
 import { startAppTracing } from "../tracing/boot.ts";
 import { stopTracing } from "../tracing/mod.ts";
 import { buildServer } from "./app.ts";
 import { createDevCalls } from "./dev-calls.ts";
+import { listenForMetrics, metricsAddress } from "./metrics-routes.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
 
 export interface StartOptions {
@@ -49,6 +52,8 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   const meta = appMeta();
   // Before the routes are compiled: each decides then whether it records spans.
   const tracing = await startAppTracing(options.keepTraces === true || options.dashboardPort !== undefined);
+  // Before the app's modules load (their metrics may be set as they load) and before routes are compiled.
+  const meter = metricsEnabled(cfg.metrics) ? await startMetrics() : null;
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
   // The runtime's own databases too, so pub/sub and cron find theirs ready.
@@ -60,6 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // An app with nothing to store (hello world) starts no PostgreSQL at all.
   if (databases.length > 0) await connectServer();
   let app: FastifyInstance | undefined;
+  let metricsServer: Server | null = null;
   // The dashboard's secret for calls to internal endpoints: the app server routes them for it only.
   const devCalls = options.dashboardPort === undefined ? null : createDevCalls();
   try {
@@ -77,12 +83,15 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
       devCalls,
     });
     await app.listen({ host: cfg.host, port: cfg.port });
+    if (meter !== null && cfg.metrics.port !== null) metricsServer = await listenForMetrics(cfg.metrics, cfg.host, meter);
     if (cfg.cron && hasCronJobs()) await startCron();
   } catch (err) {
     // Leave as a stop would, so the process can exit: its connections (the presence on
     // the embedded cluster above all) would otherwise keep it running, and the cluster
     // it may have started is stopped unless another process uses it.
     await app?.close().catch(() => {});
+    metricsServer?.close();
+    stopMetrics();
     await stopCron(0).catch(() => {});
     await stopPubSub(0).catch(() => {});
     await stopObjects().catch(() => {});
@@ -101,6 +110,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
       cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
       auth: meta.auth ? `${meta.auth.service}.${meta.auth.name}` : "none",
       tracing,
+      metrics: describeMetrics(metricsServer, cfg.host, port),
     },
     `listening on http://localhost:${port}`,
   );
@@ -113,9 +123,17 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     stopAndExit(async () => {
       await dashboard?.close(); // first: its open event streams end, and its port is free for the next run
       await running.close();
+      if (metricsServer !== null) await new Promise((resolve) => metricsServer!.close(resolve));
     }),
   );
   return app;
+}
+
+function describeMetrics(server: Server | null, host: string, appPort: number): string {
+  const { metrics } = config();
+  if (server !== null) return `${metricsAddress(server, host)}${metrics.token ? " (bearer token required)" : ""}`;
+  if (metrics.token !== null) return `http://localhost:${appPort}/metrics (bearer token required)`;
+  return "off (set METRICS_PORT or METRICS_TOKEN)";
 }
 
 function describeDatabase(names: string[]): string {

@@ -34,9 +34,21 @@ export interface ResultTable {
   readonly rowCount: number | null;
 }
 
+/** A pool's connections at one moment (metrics). */
+export interface PoolStats {
+  /** Connections handed out: running a query or held by a transaction or session. */
+  readonly inUse: number;
+  readonly idle: number;
+  /** Callers waiting for a connection, all being in use. */
+  readonly waiting: number;
+  readonly max: number;
+}
+
 export interface SqlDriver extends SqlQueryable {
   begin(): Promise<SqlTransaction>;
   /** A dedicated connection from the pool, for session-level features. */
   acquire(): Promise<SqlConnection>;
   close(): Promise<void>;
+  /** The pool's connections now; absent where there is no pool to report. */
+  poolStats?(): PoolStats;
 }

@@ -52,5 +52,6 @@ export function trackInFlight(driver: SqlDriver): SqlDriver {
       }
       await driver.close();
     },
+    ...(driver.poolStats ? { poolStats: () => driver.poolStats!() } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Row, SqlConnection, SqlDriver, SqlTransaction } from "./driver.ts";
+import type { PoolStats, Row, SqlConnection, SqlDriver, SqlTransaction } from "./driver.ts";
 import { asUnavailable } from "./unavailable.ts";
 
 const { Pool, types } = pg;
@@ -139,6 +139,11 @@ export class PostgresDriver implements SqlDriver {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  poolStats(): PoolStats {
+    const { totalCount, idleCount, waitingCount, options } = this.pool;
+    return { inUse: totalCount - idleCount, idle: idleCount, waiting: waitingCount, max: options.max ?? 10 };
   }
 
   private statement(text: string, params: readonly unknown[]): pg.QueryConfig {

@@ -1,0 +1,3 @@
+import { Counter } from "encore.dev/metrics";
+
+export const orders = new Counter("ordersProcessed");

@@ -1,0 +1,3 @@
+import { CounterGroup } from "encore.dev/metrics";
+
+export const visits = new CounterGroup("visits");

@@ -1,0 +1,4 @@
+import { Counter } from "encore.dev/metrics";
+
+const name = "orders_processed";
+export const orders = new Counter(name);

@@ -1,0 +1,3 @@
+import { Counter } from "encore.dev/metrics";
+
+export const requests = new Counter("e_requests_total");
