@@ -23,12 +23,15 @@ export class Counter {
     this.#series = new SeriesOf(name, "counter", labels);
   }
 
-  /** Adds `value` (default 1), floored to a whole number as Encore does; a counter never decreases. */
+  /**
+   * Adds `value` (default 1), floored to a whole number as Encore does. A counter never
+   * decreases: a negative or non-finite value is ignored rather than thrown, because
+   * recording a metric must never fail the request that records it.
+   */
   increment(value: number = 1): void {
     const series = this.#series.current();
     if (series === undefined) return;
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`a counter increases by a finite, non-negative number, got ${value}`);
-    series.value += Math.floor(value);
+    if (Number.isFinite(value) && value >= 0) series.value += Math.floor(value);
   }
 
   /** This counter, to pass around (Encore's static analysis follows references, not values). */

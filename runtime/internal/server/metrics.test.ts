@@ -286,11 +286,18 @@ describe("encore.dev/metrics", () => {
     expect(valueOf(after, "jobs_processed", job) - valueOf(before, "jobs_processed", job)).toBe(2);
   });
 
-  test("a counter refuses to decrease or to take what is not a number; a gauge goes down", () => {
-    const counter = jobsProcessed.with({ jobType: "x", priority: 0, success: false, region: "us" }); // used by svc alone
-    expect(() => counter.increment(-1)).toThrow(RangeError);
-    expect(() => counter.increment(Number.NaN)).toThrow(RangeError);
-    expect(() => queueLength.set(-1)).not.toThrow();
+  test("a counter ignores a decrease or what is not a number, and floors the rest; a gauge goes down", async () => {
+    const labels = { jobType: "x", priority: 0, success: false, region: "us" };
+    const series = { job_type: "x", priority: "0", success: "false", region: "us", service: "svc" };
+    const counter = jobsProcessed.with(labels); // used by svc alone
+    counter.increment(); // the series exists from here on
+    const before = valueOf(await scrape(), "jobs_processed", series);
+    expect(() => counter.increment(-1)).not.toThrow(); // recording a metric never fails a request
+    expect(() => counter.increment(Number.NaN)).not.toThrow();
+    counter.increment(2.7);
+    expect(valueOf(await scrape(), "jobs_processed", series) - before).toBe(2);
+    queueLength.set(-1);
+    expect(valueOf(await scrape(), "queue_length", { service: "svc" })).toBe(-1);
   });
 });
 
