@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { whenListening, whenLogged } from "../runtime/test/command.ts";
 import { dropServerDatabases, spawnApp } from "../runtime/test/process.ts";
-import { parseScrape, valueOf, type Scrape } from "../runtime/test/prometheus.ts";
+import { hasSeries, parseScrape, valueOf, type Scrape } from "../runtime/test/prometheus.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}metrics_`;
 const token = "app-metrics-token-0123456789";
@@ -57,6 +57,16 @@ test("METRICS_PORT serves the app's metrics to the token's bearer; the app's por
     expect(delta("e_pubsub_deliveries_total", delivered)).toBe(1);
     expect(valueOf(after, "e_db_pool_max", { database: "url" })).toBeGreaterThan(0);
     expect(after.has("process_cpu_seconds_total")).toBe(true);
+
+    // The url service's own gauges, set by the outbox sweep (every 5 s): nothing waits once delivered.
+    const sweepDeadline = Date.now() + 15_000;
+    while (!hasSeries(after, "url_outbox_rows", { service: "url" }) && Date.now() < sweepDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      after = await scrape();
+    }
+    expect(hasSeries(after, "url_outbox_rows", { service: "url" })).toBe(true);
+    expect(valueOf(after, "url_outbox_rows", { service: "url" })).toBe(0);
+    expect(valueOf(after, "url_outbox_lag_seconds", { service: "url" })).toBe(0);
   } finally {
     expect(await app.stop("SIGTERM")).toBe(0); // the metrics listener closes with the app
   }

@@ -1,6 +1,7 @@
 import log from "encore.dev/log";
 import { db } from "./db";
 import { urlShortened } from "./events";
+import { outboxLagSeconds, outboxRows } from "./metrics";
 
 export interface OutboxRow {
   id: number;
@@ -38,6 +39,8 @@ class OutboxRelay {
     if (this.#sweeping) return 0;
     this.#sweeping = true;
     try {
+      // Measured before publishing, so the gauges show the backlog while pub/sub is away too.
+      await this.measure();
       await using tx = await db.begin();
       const rows = await tx.queryAll<OutboxRow>`
         SELECT id, code, original_url, created_at FROM url_shortened_outbox
@@ -51,6 +54,15 @@ class OutboxRelay {
     } finally {
       this.#sweeping = false;
     }
+  }
+
+  /** Sets the outbox gauges: one aggregate over a table that stays small while pub/sub keeps up. */
+  private async measure(): Promise<void> {
+    const row = await db.queryRow<{ rows: number; lag: number }>`
+      SELECT count(*)::int AS rows, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag
+      FROM url_shortened_outbox`;
+    outboxRows.set(row!.rows);
+    outboxLagSeconds.set(row!.lag);
   }
 
   private async publishAndDelete(rows: readonly OutboxRow[]): Promise<void> {
