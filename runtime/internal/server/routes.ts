@@ -10,7 +10,7 @@ import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { fastLaneKey } from "./front-router.ts";
 import { settleForwardedFor } from "./client-address.ts";
-import { toWire } from "./errors.ts";
+import { retryAfterOf, toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
@@ -193,6 +193,9 @@ function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, expose
   if (recorder !== null) recorder.requestFailed(err);
   const { status, body } = toWire(err, exposeInternalErrors);
   logFailure(err, status, req, "raw endpoint failed");
-  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  if (!res.headersSent) {
+    const retryAfter = retryAfterOf(body);
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(retryAfter === undefined ? {} : { "retry-after": retryAfter }) });
+  }
   res.end(JSON.stringify(body));
 }
