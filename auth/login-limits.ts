@@ -64,14 +64,14 @@ export class LoginLimits {
   readonly #knownPairs: Limiter;
 
   constructor(config: LoginLimitsConfig, redis?: RedisLink | null) {
-    this.#pairFailures = new Limiter({ name: "login:pair:", points: Number.MAX_SAFE_INTEGER, durationSeconds: 24 * 3600, redis });
-    this.#pairGate = new Limiter({ name: "login:pair-gate:", points: 1, durationSeconds: 1, redis });
+    this.#pairFailures = new Limiter({ name: "login:pair", points: Number.MAX_SAFE_INTEGER, durationSeconds: 24 * 3600, redis });
+    this.#pairGate = new Limiter({ name: "login:pair-gate", points: 1, durationSeconds: 1, redis });
     this.#addressFailures =
       config.failuresPerAddress === null
         ? null
-        : new Limiter({ name: "login:address:", points: config.failuresPerAddress, durationSeconds: 3600, redis });
-    this.#emailFailures = new Limiter({ name: "login:email:", points: emailFailuresPerMinute, durationSeconds: 60, redis });
-    this.#knownPairs = new Limiter({ name: "login:known:", points: 1, durationSeconds: knownPairSeconds, redis });
+        : new Limiter({ name: "login:address", points: config.failuresPerAddress, durationSeconds: 3600, redis });
+    this.#emailFailures = new Limiter({ name: "login:email", points: emailFailuresPerMinute, durationSeconds: 60, redis });
+    this.#knownPairs = new Limiter({ name: "login:known", points: 1, durationSeconds: knownPairSeconds, redis });
   }
 
   /**

@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { sharedRedis, type RedisLink } from "./redis";
 
 export interface LimiterOptions {
-  /** Names the counter; with Redis, its keys start with the link's prefix and this name. */
+  /** Names the counter; with Redis, its keys are the link's prefix, this name, ":" and the key. */
   readonly name: string;
   /** What a key may consume in one window. */
   readonly points: number;

@@ -99,9 +99,9 @@ export class LinkLimits {
     this.config = config;
     const limiter = (name: string, points: number | null) =>
       points === null ? null : new Limiter({ name, points, durationSeconds: config.windowSeconds, redis });
-    this.#anonymousByAddress = limiter("links:address:", config.perAddress);
-    this.#signedInByAddress = limiter("links:signed-in-address:", config.perUser);
-    this.#byUser = limiter("links:user:", config.perUser);
+    this.#anonymousByAddress = limiter("links:address", config.perAddress);
+    this.#signedInByAddress = limiter("links:signed-in-address", config.perUser);
+    this.#byUser = limiter("links:user", config.perUser);
   }
 
   /** Counts one link for its creator; throws 429 resource_exhausted (with retryAfterSeconds) over a limit. */

@@ -11,7 +11,7 @@ const reconnectAttempts = 10;
  * It never makes a request wait for Redis: a command while the connection is down fails
  * at once (no offline queue), one that gets no answer fails after `commandTimeoutMs`,
  * and the limiters fall back to counting in memory (limiter.ts). It does no work while
- * idle: it connects on first use, sends nothing of its own once connected (its socket is
+ * idle: it connects when created, sends nothing of its own once connected (its socket is
  * unref'd, so it never keeps a process alive), and after a lost connection retries with
  * backoff (at most every 2 s) for `reconnectAttempts` attempts, then waits: the next limit
  * check that needs Redis starts the next round (`wake`).
@@ -24,7 +24,6 @@ export class RedisLink {
   constructor(settings: RedisSettings, options: { commandTimeoutMs?: number } = {}) {
     this.keyPrefix = settings.keyPrefix;
     this.client = new Redis(settings.url, {
-      lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 500,
@@ -47,7 +46,7 @@ export class RedisLink {
     });
   }
 
-  /** Starts connecting when the link is idle (never connected, or done retrying). */
+  /** Starts connecting again when the link gave up retrying. */
   wake(): void {
     const status = this.client.status;
     if (status === "wait" || status === "end") this.client.connect().catch(() => {}); // reported by the error event
