@@ -8,6 +8,9 @@ const serverName = process.env.TEST_DATABASE_URL?.trim() ? "postgres" : "embedde
 // of the app run a second time with messages carried by NATS.
 const natsUrl = process.env.TEST_NATS_URL?.trim();
 const needsNats = "**/*.nats.test.ts";
+// With TEST_REDIS_URL set, the tests of limits shared through Redis run (REDIS_URL set for them).
+const redisUrl = process.env.TEST_REDIS_URL?.trim();
+const needsRedis = "**/*.redis.test.ts";
 // The packed runtime installed into the fixture apps (npm run test:apps): minutes of npm
 // install and eight apps served, so a run of its own rather than part of npm test.
 const fixtureApps = "**/*.apps.test.ts";
@@ -25,7 +28,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: serverName,
       include: ["**/*.test.ts"],
-      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, fixtureApps, faultTests, ...browserTests],
+      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, needsRedis, fixtureApps, faultTests, ...browserTests],
     },
   },
 ];
@@ -38,6 +41,10 @@ if (natsUrl) {
       include: [needsNats, "test/events.http.test.ts", "runtime/internal/server/pubsub-admin.test.ts"],
     },
   });
+}
+
+if (redisUrl) {
+  projects.push({ extends: true, test: { name: "redis", env: { REDIS_URL: redisUrl }, include: [needsRedis] } });
 }
 
 if (process.env.TEST_FIXTURE_APPS) {
@@ -59,7 +66,16 @@ export default defineConfig({
   test: {
     // Each project names its own files: a project's list adds to this one, it does not replace it.
     exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**"],
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent", PUBLIC_BASE_URL: "https://sho.rt" },
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
+      PUBLIC_BASE_URL: "https://sho.rt",
+      // The suites shorten hundreds of links from one address (127.0.0.1); the limits'
+      // own tests set theirs (test/shorten-limits.http.test.ts).
+      SHORTEN_LIMIT_PER_ADDRESS: "off",
+      SHORTEN_LIMIT_PER_USER: "off",
+      // Limits in memory, whatever the shell has: the redis project sets its own.
+      REDIS_URL: "",
+    },
     projects,
   },
 });

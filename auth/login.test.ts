@@ -1,7 +1,11 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { users } from "~encore/clients";
 import { auth } from "./gateway";
 import { login } from "./login";
+
+vi.hoisted(() => {
+  process.env.LOGIN_FAILURES_PER_ADDRESS = "20"; // read once, when login.ts loads
+});
 
 // Each test uses its own emails and client addresses: the limiters live as long as the module.
 async function signUp(email: string, password = "the right password"): Promise<string> {
@@ -13,7 +17,7 @@ const attempt = (email: string, password: string, forwardedFor: string) => login
 const unauthenticated = { code: "unauthenticated", message: "invalid email or password" };
 const limited = {
   code: "resource_exhausted",
-  message: expect.stringMatching(/^too many login attempts; try again in \d+ seconds$/),
+  message: expect.stringMatching(/^too many failed login attempts; try again in \d+ seconds$/),
 };
 
 describe("POST /auth/login", () => {
@@ -38,31 +42,30 @@ describe("POST /auth/login", () => {
     await expect(attempt("unknown@example.com", "a wrong password", "198.51.100.3")).rejects.toMatchObject(unauthenticated);
   });
 
-  test("after 5 failures for one email, in any case, the 6th attempt is resource_exhausted, even if right", async () => {
+  test("after 4 failures of one address and email, in any case, the next attempt waits, even if right", async () => {
     await signUp("target@example.com");
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       const email = i % 2 ? "TARGET@example.com" : "target@example.com";
-      // A new address each time: it is the email's count that stops the 6th.
-      await expect(attempt(email, `guess ${i}`, `203.0.113.${i}`)).rejects.toMatchObject(unauthenticated);
+      await expect(attempt(email, `guess ${i}`, "203.0.113.1")).rejects.toMatchObject(unauthenticated);
     }
-    const sixth = attempt("target@example.com", "the right password", "203.0.113.99");
-    await expect(sixth).rejects.toMatchObject(limited);
-    await expect(sixth).rejects.toMatchObject({ message: expect.stringMatching(/try again in (8\d\d|900) seconds/) });
-    // Other accounts are not affected.
+    const fifth = attempt("target@example.com", "the right password", "203.0.113.1");
+    await expect(fifth).rejects.toMatchObject({ ...limited, details: { retryAfterSeconds: 1 } });
+    // The owner elsewhere, and other accounts, are not affected.
+    await expect(attempt("target@example.com", "the right password", "203.0.113.2")).resolves.toHaveProperty("token");
     await signUp("bystander@example.com");
-    await expect(attempt("bystander@example.com", "the right password", "203.0.113.100")).resolves.toHaveProperty("token");
+    await expect(attempt("bystander@example.com", "the right password", "203.0.113.1")).resolves.toHaveProperty("token");
   });
 
-  test("a successful login clears that email's failures", async () => {
+  test("a successful login clears the pair's failures", async () => {
     await signUp("forgetful@example.com");
-    const tryWith = (password: string, n: number) => attempt("forgetful@example.com", password, `203.0.113.${150 + n}`);
-    for (let i = 0; i < 4; i++) await expect(tryWith("wrong", i)).rejects.toMatchObject(unauthenticated);
-    await expect(tryWith("the right password", 4)).resolves.toHaveProperty("token");
-    for (let i = 5; i < 10; i++) await expect(tryWith("wrong", i)).rejects.toMatchObject(unauthenticated); // 5 more allowed
-    await expect(tryWith("wrong", 10)).rejects.toMatchObject(limited);
+    const tryWith = (password: string) => attempt("forgetful@example.com", password, "203.0.113.150");
+    for (let i = 0; i < 3; i++) await expect(tryWith("wrong")).rejects.toMatchObject(unauthenticated);
+    await expect(tryWith("the right password")).resolves.toHaveProperty("token");
+    for (let i = 0; i < 4; i++) await expect(tryWith("wrong")).rejects.toMatchObject(unauthenticated); // 4 free again
+    await expect(tryWith("wrong")).rejects.toMatchObject(limited);
   });
 
-  test("after 20 attempts from one address, across different emails, the 21st is resource_exhausted", async () => {
+  test("after 20 failures from one address (LOGIN_FAILURES_PER_ADDRESS), across different emails, the 21st is resource_exhausted", async () => {
     const address = "192.0.2.200";
     for (let i = 0; i < 20; i++) {
       await expect(attempt(`spray${i}@example.com`, "Password1", address)).rejects.toMatchObject(unauthenticated);
@@ -70,5 +73,12 @@ describe("POST /auth/login", () => {
     await expect(attempt("spray20@example.com", "Password1", ` ${address} `)).rejects.toMatchObject(limited);
     // Another address may still try the same email.
     await expect(attempt("spray20@example.com", "Password1", "192.0.2.201")).rejects.toMatchObject(unauthenticated);
+  });
+});
+
+describe("pairWaitSeconds", () => {
+  test("nothing for 4 failures, then doubling from 1 s, never past 15 minutes", async () => {
+    const { pairWaitSeconds } = await import("./login-limits");
+    expect([0, 1, 3, 4, 5, 6, 13, 14, 100].map(pairWaitSeconds)).toEqual([0, 0, 0, 1, 2, 4, 512, 900, 900]);
   });
 });

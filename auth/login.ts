@@ -1,7 +1,8 @@
 import { api, APIError, type Header } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { users } from "~encore/clients";
-import { RateLimiter } from "./rate-limiter";
+import { addressKey } from "../limits/address";
+import { LoginLimits, parseLoginLimits } from "./login-limits";
 import { issueToken } from "./tokens";
 
 export interface LoginRequest {
@@ -20,18 +21,8 @@ export interface LoginResponse {
   expiresAt: Date;
 }
 
-const window15Minutes = 15 * 60 * 1000;
-
-// Both limits are counted in memory by each instance (see RateLimiter): n instances
-// behind a load balancer allow up to n times as many attempts.
-
-/** At most 5 failed logins per email (lower-cased) in any 15 minutes: slows password guessing for one account. */
-const failuresByEmail = new RateLimiter({ limit: 5, windowMs: window15Minutes, maxKeys: 50_000 });
-/** At most 20 logins per client address in any 15 minutes: slows one client trying many accounts. */
-const attemptsByAddress = new RateLimiter({ limit: 20, windowMs: window15Minutes, maxKeys: 50_000 });
-
-/** An address header is the client's to write behind a proxy: its length must not decide our memory use. */
-const maxAddressKeyLength = 256;
+/** The limits on attempts, from the environment at start; the rules are in login-limits.ts. */
+const loginLimits = new LoginLimits(parseLoginLimits(process.env));
 
 const badCredentials = "invalid email or password";
 
@@ -39,25 +30,26 @@ const badCredentials = "invalid email or password";
  * Logs in with an email and password and answers with a token. Public.
  *
  * A wrong password and an unknown email get the same error, and take the same time
- * (the users service spends the same scrypt work on both).
+ * (the users service spends the same scrypt work on both). Attempts are limited so that
+ * a guesser is slowed down and the owner is not locked out (login-limits.ts): past a
+ * limit, 429 resource_exhausted with details.retryAfterSeconds.
  */
 export const login = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/auth/login", sensitive: true },
   async ({ email, password, forwardedFor }: LoginRequest): Promise<LoginResponse> => {
     const emailKey = email.trim().toLowerCase();
-    const addressKey = forwardedFor?.trim().slice(0, maxAddressKeyLength) || "unknown";
-    const waitMs = Math.max(failuresByEmail.retryAfterMs(emailKey), attemptsByAddress.retryAfterMs(addressKey));
-    if (waitMs > 0) {
-      throw APIError.resourceExhausted(`too many login attempts; try again in ${Math.ceil(waitMs / 1000)} seconds`);
+    // No address: a call from another service that passed none; such calls share one budget.
+    const attempt = await loginLimits.begin(addressKey(forwardedFor) ?? "unknown", emailKey);
+    let user: Awaited<ReturnType<typeof users.verifyCredentials>>["user"];
+    try {
+      ({ user } = await users.verifyCredentials({ email: email.trim(), password }));
+    } catch (err) {
+      await attempt.notChecked();
+      throw err;
     }
-    // Counted as a failure before the check, and cleared on success: concurrent guesses
-    // all count, so a burst cannot slip more than 5 past the limit.
-    attemptsByAddress.hit(addressKey);
-    failuresByEmail.hit(emailKey);
-    const { user } = await users.verifyCredentials({ email: email.trim(), password });
     if (!user) throw APIError.unauthenticated(badCredentials);
-    failuresByEmail.reset(emailKey);
+    await attempt.succeeded();
     return issueToken(user);
   },
 );

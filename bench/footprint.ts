@@ -46,7 +46,11 @@ async function main(): Promise<void> {
   const logFile = path.join(work, "npm-start.log");
   copyCheckout(checkout, appDir);
   // The default configuration: embedded PostgreSQL, SQL pub/sub, whatever the caller's shell sets.
-  const env = { PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_NAME_PREFIX: "", NATS_URL: "", LOG_LEVEL: "info" };
+  // Limits off: the seed and the load shorten from one address.
+  const env = {
+    PORT: String(await freePort()), DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_NAME_PREFIX: "", NATS_URL: "", LOG_LEVEL: "info",
+    SHORTEN_LIMIT_PER_ADDRESS: "off", SHORTEN_LIMIT_PER_USER: "off",
+  };
   const figures = {
     fresh: figure("(a) fresh start to first 200", "npm start, no encore.gen/ and an empty DATA_DIR", "s", 5),
     restart: figure("(b) restart to first 200", "npm start again after SIGTERM, nothing changed", "s", 1.5),

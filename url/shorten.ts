@@ -1,7 +1,9 @@
 import { appMeta } from "encore.dev";
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Header } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
 import log from "encore.dev/log";
+import { addressKey } from "../limits/address";
+import { linkLimits } from "../limits/links";
 import { generateCode } from "./codes";
 import { urlConfig } from "./config";
 import { qrCodes, qrObjectName, storeQrCode } from "./qr-codes";
@@ -12,6 +14,12 @@ import { urlStore } from "./url-store";
 export interface ShortenRequest {
   /** The long URL: absolute http or https, at most 2048 characters. */
   url: string;
+  /**
+   * The client's address, for the limits on creating links. The runtime sets it from the
+   * connection, replacing what the client sent, unless it runs behind a trusted proxy
+   * (TRUST_PROXY=on), which sets it.
+   */
+  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
 export interface ShortenResponse {
@@ -26,14 +34,19 @@ export interface ShortenResponse {
 /**
  * Stores a URL under a new random 6-character code, recording the signed-in user
  * as its creator. Anonymous shortens are allowed unless REQUIRE_LOGIN_TO_SHORTEN=on.
+ * Each address and each user may create a limited number of links in a window
+ * (limits/links.ts): past it, 429 resource_exhausted with details.retryAfterSeconds.
  */
 export const shorten = api(
   { expose: true, method: "POST", path: "/shorten" },
-  async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
+  async ({ url, forwardedFor }: ShortenRequest): Promise<ShortenResponse> => {
     const user = getAuthData();
     if (!user && urlConfig.requireLoginToShorten) throw APIError.unauthenticated("sign in to shorten URLs");
     const baseUrl = appMeta().apiBaseUrl;
-    const code = await storeUnderFreshCode(checkTarget(url, baseUrl), generateCode, user?.userID ?? null);
+    const target = checkTarget(url, baseUrl, linkLimits.config.deniedHosts);
+    // Counted once the request is valid: a rejected URL costs no budget, a stored one always does.
+    await linkLimits.count({ address: addressKey(forwardedFor), userID: user?.userID });
+    const code = await storeUnderFreshCode(target, generateCode, user?.userID ?? null);
     const shortUrl = `${baseUrl}/${code}`;
     if (!urlConfig.qrCodes) return { code, shortUrl };
     return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };

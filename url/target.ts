@@ -1,4 +1,5 @@
 import { APIError } from "encore.dev/api";
+import { checkTargetHost } from "../limits/links";
 
 export const maxUrlLength = 2048;
 
@@ -6,9 +7,10 @@ export const maxUrlLength = 2048;
  * Checks a URL submitted for shortening and returns it normalised (WHATWG).
  * Only absolute http(s) URLs: javascript:, data: and file: links would run code or
  * read files in the browser that follows them. A link to this service itself
- * would redirect in a loop.
+ * would redirect in a loop. Hosts the operator denied (DENIED_TARGET_HOSTS) and their
+ * subdomains are refused too.
  */
-export function checkTarget(input: string, ownBaseUrl: string): string {
+export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = []): string {
   if (input.trim() === "") throw APIError.invalidArgument("url must not be empty");
   if (input.length > maxUrlLength) {
     throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters, got ${input.length}`);
@@ -28,5 +30,6 @@ export function checkTarget(input: string, ownBaseUrl: string): string {
   if (parsed.href.length > maxUrlLength) {
     throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters once normalised`);
   }
+  checkTargetHost(parsed.href, deniedHosts);
   return parsed.href;
 }

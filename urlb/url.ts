@@ -1,12 +1,17 @@
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Header } from "encore.dev/api";
 import { SQLDatabase } from "encore.dev/storage/sqldb";
+import { getAuthData } from "~encore/auth";
 import { randomBytes } from "node:crypto";
+import { addressKey } from "../limits/address";
+import { checkTargetHost, linkLimits } from "../limits/links";
 
 const db = new SQLDatabase("urlb", { migrations: "./migrations" });
 
 export interface ShortenParams {
   /** The long URL to store. */
   url: string;
+  /** The client's address, for the limits on creating links (set by the runtime, as for POST /shorten). */
+  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
 export interface URL {
@@ -20,10 +25,17 @@ export interface ListResponse {
   urls: URL[];
 }
 
-/** Stores a URL under a new 8-character id. */
+/**
+ * Stores a URL under a new 8-character id. The same limits as POST /shorten, on the same
+ * budget (limits/links.ts): an address or user creates so many links in a window,
+ * whichever variant it uses. The URL is stored as given (the spec asks no validation of
+ * Variant B); when it parses as a URL, its host must not be denied (DENIED_TARGET_HOSTS).
+ */
 export const shorten = api(
   { expose: true, method: "POST", path: "/url" },
-  async ({ url }: ShortenParams): Promise<URL> => {
+  async ({ url, forwardedFor }: ShortenParams): Promise<URL> => {
+    if (globalThis.URL.canParse(url)) checkTargetHost(url, linkLimits.config.deniedHosts);
+    await linkLimits.count({ address: addressKey(forwardedFor), userID: getAuthData()?.userID });
     const id = generateId();
     await db.exec`INSERT INTO url (id, original_url) VALUES (${id}, ${url})`;
     return { id, url };

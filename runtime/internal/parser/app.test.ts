@@ -15,7 +15,10 @@ describe("the real app", () => {
   it("reads shorten as an exposed POST /url with a url body", () => {
     const shorten = endpointOf(meta, "urlb", "shorten");
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/url", expose: true, file: "urlb/url.ts" });
-    expect(shorten.request?.fields).toEqual([{ name: "url", location: "body", wireName: "url", optional: false }]);
+    expect(shorten.request?.fields).toEqual([
+      { name: "url", location: "body", wireName: "url", optional: false },
+      { name: "forwardedFor", location: "header", wireName: "x-forwarded-for", optional: true },
+    ]);
     expect(shorten.request?.body).toEqual({
       type: "object",
       properties: { url: { type: "string", description: "The long URL to store." } },
@@ -45,7 +48,7 @@ describe("the real app", () => {
       migrationsDir: "urlb/migrations",
       migrationsSource: "sql",
       usedBy: ["urlb"],
-      declaredIn: { file: "urlb/url.ts", line: 5 },
+      declaredIn: { file: "urlb/url.ts", line: 8 },
     });
   });
 

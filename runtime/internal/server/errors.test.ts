@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { refusedConnection } from "../../test/closed-port.ts";
 import { APIError } from "../errors/api-error.ts";
 import { asUnavailable } from "../sql/unavailable.ts";
-import { toWire } from "./errors.ts";
+import { retryAfterOf, toWire } from "./errors.ts";
 
 let refused: Error;
 /** What PostgreSQL answers to a text parameter holding U+0000. */
@@ -52,5 +52,22 @@ describe("toWire", () => {
       status: 500,
       body: { code: "internal", message: "an internal error occurred", details: null },
     });
+  });
+});
+
+describe("retryAfterOf", () => {
+  test("details.retryAfterSeconds of a 429 or 503 becomes the Retry-After header", () => {
+    const limited = toWire(APIError.resourceExhausted("slow down").withDetails({ retryAfterSeconds: 42 }), false);
+    expect(limited.status).toBe(429);
+    expect(retryAfterOf(limited.body)).toBe("42");
+    expect(retryAfterOf(toWire(APIError.unavailable("busy").withDetails({ retryAfterSeconds: 0 }), false).body)).toBe("0");
+  });
+
+  test("nothing for other codes, other details, or a value that is not a whole number of seconds", () => {
+    expect(retryAfterOf(toWire(APIError.invalidArgument("no").withDetails({ retryAfterSeconds: 5 }), false).body)).toBeUndefined();
+    expect(retryAfterOf(toWire(APIError.resourceExhausted("slow down"), false).body)).toBeUndefined();
+    for (const value of [1.5, -1, "5", "5\r\nx-injected: 1", null]) {
+      expect(retryAfterOf(toWire(APIError.resourceExhausted("slow down").withDetails({ retryAfterSeconds: value }), false).body)).toBeUndefined();
+    }
   });
 });

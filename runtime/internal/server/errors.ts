@@ -36,6 +36,8 @@ export function errorHandler(exposeDetails: boolean) {
     const { status, body } = toWire(err, exposeDetails);
     logFailure(err, status, req.raw, "request failed");
     noteErrorCode(reply.raw, body.code);
+    const retryAfter = retryAfterOf(body);
+    if (retryAfter !== undefined) void reply.header("retry-after", retryAfter);
     void reply.code(status).type("application/json; charset=utf-8").send(body);
   };
 }
@@ -71,6 +73,20 @@ export function toWire(thrown: unknown, exposeDetails: boolean): { status: numbe
   }
   const message = exposeDetails && err instanceof Error ? err.message : internalMessage;
   return { status: 500, body: { code: ErrCode.Internal, message, details: null } };
+}
+
+/**
+ * The `Retry-After` header (seconds) of an error answer. Encore.ts gives a typed endpoint
+ * no way to set a header on an error, so an app says how long to wait the only way it
+ * can, in the error's details, and the runtime copies it to the header clients and
+ * proxies read: `details.retryAfterSeconds`, a whole number of seconds, on a
+ * `resource_exhausted` (429) or `unavailable` (503) error, the two statuses that header
+ * is defined for (RFC 6585, RFC 9110). Under Encore the details still reach the client.
+ */
+export function retryAfterOf(body: ErrorBody): string | undefined {
+  if (body.code !== ErrCode.ResourceExhausted && body.code !== ErrCode.Unavailable) return undefined;
+  const seconds = body.details?.retryAfterSeconds;
+  return Number.isSafeInteger(seconds) && (seconds as number) >= 0 ? String(seconds) : undefined;
 }
 
 function isUnexpected(err: unknown): boolean {

@@ -11,7 +11,7 @@ import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { fastLaneKey } from "./front-router.ts";
 import { settleForwardedFor } from "./client-address.ts";
-import { toWire } from "./errors.ts";
+import { retryAfterOf, toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { noteErrorCode, type RawResponse } from "./raw-response.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
@@ -203,6 +203,9 @@ function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, expose
   const { status, body } = toWire(err, exposeInternalErrors);
   logFailure(err, status, req, "raw endpoint failed");
   noteErrorCode(res, body.code);
-  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  if (!res.headersSent) {
+    const retryAfter = retryAfterOf(body);
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(retryAfter === undefined ? {} : { "retry-after": retryAfter }) });
+  }
   res.end(JSON.stringify(body));
 }

@@ -12,7 +12,7 @@ import { runStreamHandler } from "../streams/session.ts";
 import { closeGoingAway, websocketTransport } from "../streams/ws-transport.ts";
 import { compileAuthStep } from "./auth.ts";
 import { settleForwardedFor } from "./client-address.ts";
-import { toWire } from "./errors.ts";
+import { retryAfterOf, toWire } from "./errors.ts";
 import { applySubprotocolHeaders } from "./websocket-headers.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder } from "./request.ts";
@@ -131,9 +131,11 @@ function refuseUpgrade(socket: Duplex, req: IncomingMessage, err: unknown, expos
   logFailure(err, status, req, "stream handshake failed");
   if (!socket.writable) return void socket.destroy();
   const payload = JSON.stringify(body);
+  const retryAfter = retryAfterOf(body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n` +
       "connection: close\r\ncontent-type: application/json; charset=utf-8\r\n" +
+      (retryAfter === undefined ? "" : `retry-after: ${retryAfter}\r\n`) +
       `content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
   );
 }

@@ -1,0 +1,75 @@
+import log from "encore.dev/log";
+import { Redis } from "ioredis";
+import { redisSettings, type RedisSettings } from "./env";
+
+/** Reconnection attempts after a lost connection before the link waits for the next request. */
+const reconnectAttempts = 10;
+
+/**
+ * One connection to the Redis that shares limit counts between instances.
+ *
+ * It never makes a request wait for Redis: a command while the connection is down fails
+ * at once (no offline queue), one that gets no answer fails after `commandTimeoutMs`,
+ * and the limiters fall back to counting in memory (limiter.ts). It does no work while
+ * idle: it connects when created, sends nothing of its own once connected (its socket is
+ * unref'd, so it never keeps a process alive), and after a lost connection retries with
+ * backoff (at most every 2 s) for `reconnectAttempts` attempts, then waits: the next limit
+ * check that needs Redis starts the next round (`wake`).
+ */
+export class RedisLink {
+  readonly client: Redis;
+  readonly keyPrefix: string;
+  #down = false;
+
+  constructor(settings: RedisSettings, options: { commandTimeoutMs?: number } = {}) {
+    this.keyPrefix = settings.keyPrefix;
+    this.client = new Redis(settings.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: options.commandTimeoutMs ?? 500,
+      connectTimeout: 2_000,
+      retryStrategy: (times) => (times > reconnectAttempts ? null : Math.min(times * 200, 2_000)),
+    });
+    const where = redactedUrl(settings.url);
+    this.client.on("connect", () => this.client.stream.unref());
+    this.client.on("ready", () => {
+      if (this.#down) log.info("Redis is reachable again: limits are shared between instances", { redis: where });
+      this.#down = false;
+    });
+    this.client.on("error", (err: Error) => {
+      if (this.#down) return; // one warning per outage, not one per reconnection attempt
+      this.#down = true;
+      log.warn("Redis is unreachable: limits are counted by each instance on its own until it is back", {
+        redis: where,
+        error: err.message,
+      });
+    });
+  }
+
+  /** Starts connecting again when the link gave up retrying. */
+  wake(): void {
+    const status = this.client.status;
+    if (status === "wait" || status === "end") this.client.connect().catch(() => {}); // reported by the error event
+  }
+
+  /** Closes the connection for good. */
+  close(): void {
+    this.client.disconnect();
+  }
+}
+
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}
+
+const settings = redisSettings(process.env);
+let shared: RedisLink | undefined;
+
+/** The process's link to REDIS_URL, read once; null when REDIS_URL is unset (limits per instance). */
+export function sharedRedis(): RedisLink | null {
+  if (settings === null) return null;
+  shared ??= new RedisLink(settings);
+  return shared;
+}
