@@ -86,12 +86,17 @@ function accepted(sent: readonly { req: FuzzRequest; answer: FuzzAnswer }[], cod
 /** A file from outside the served folders: the repository's package.json, or the system's passwd. */
 const leakedFile = /"devDependencies"|root:x:0:0/;
 
-/** The endpoints' default body limit: a server may refuse a larger body (413) and hang up while it is still being sent. */
-const bodyLimitBytes = 2 * 2 ** 20;
+/**
+ * Bodies this large may be refused before they are read: over the 2 MiB limit (413), or on a
+ * method or path no route takes (404), and Node's server then hangs up rather than read
+ * megabytes it will throw away. The client, still sending, sees EPIPE or a reset before it
+ * reads the answer. That is a refusal, not a failure to answer.
+ */
+const earlyRefusalBytes = 64 * 2 ** 10;
 
-/** A body over the limit whose sending the server cut short: refused, though the client may not read the 413 in time. */
+/** A large body whose sending the server cut short: refused, though the client may not read the answer in time. */
 const cutOff = (answer: FuzzAnswer) =>
-  answer.status === "no answer" && (answer.bodyBytes ?? 0) > bodyLimitBytes && /EPIPE|ECONNRESET|socket hang up/.test(answer.error ?? "");
+  answer.status === "no answer" && (answer.bodyBytes ?? 0) > earlyRefusalBytes && /EPIPE|ECONNRESET|socket hang up/.test(answer.error ?? "");
 
 /**
  * /healthz reports readiness: 503 when a database does not answer SELECT 1 within a second,
@@ -162,7 +167,7 @@ test(`${requests} generated hostile requests: no 5xx, the app alive, stored data
       : typeof answer.status === "number"
         ? `${Math.floor(answer.status / 100)}xx`
         : cutOff(answer)
-          ? "over the limit, cut off"
+          ? "large body refused early, cut off"
           : answer.status;
     byStatus[key] = (byStatus[key] ?? 0) + 1;
   }
