@@ -15,7 +15,6 @@ const badText = { code: "invalid_argument", message: "a text value holds a chara
 test.each([
   ["POST /url (the runtime's sqldb)", "/url", { url: "https://example.com/a\u0000b" }],
   ["POST /users (drizzle)", "/users", { email: "nul@example.com", name: "N\u0000L", age: 30, password: "long enough pw" }],
-  ["POST /orders (drizzle)", "/orders", { customerId: "c\u0000", total: 1 }],
   ["POST /auth/login (a call between services)", "/auth/login", { email: "a\u0000@example.com", password: "long enough pw" }],
 ])("%s with U+0000 in a text field is 400 invalid_argument", async (_, path, body) => {
   const res = await fetch(`${server.url}${path}`, { method: "POST", body: JSON.stringify(body) });
