@@ -1,8 +1,9 @@
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "./cache";
+import { ClickCounter } from "./click-counter";
 import { cleanupStaleUrls } from "./cleanup";
-import { clickCounter } from "./clicks";
+import { clickCounter, writeClicks } from "./clicks";
 import { db } from "./db";
 import { linkOf } from "./lookup";
 import { deleteUnclicked, removeStaleUrls } from "./stale-urls";
@@ -20,15 +21,24 @@ async function storedClicks(code: string): Promise<number | undefined> {
   return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)?.clicks;
 }
 
+/** Moves every mark a day back, as if the next daily run came now. */
+async function aDayLater(): Promise<void> {
+  await db.exec`UPDATE urls SET stale_since = stale_since - interval '1 day' WHERE stale_since IS NOT NULL`;
+}
+
 describe("cleanup of stale urls", () => {
-  test("removes only never-clicked urls older than 90 days", async () => {
+  test("a run marks never-clicked urls older than 90 days; the next run deletes them, and only them", async () => {
     await insertUrl("old0c0", 91);
     await insertUrl("new0c0", 89);
     await insertUrl("old1c0", 91, 1);
     await insertUrl("new1c0", 89, 1);
     await insertUrl("null00", null);
 
-    expect(await removeStaleUrls()).toBe(1);
+    expect(await removeStaleUrls()).toEqual({ removed: 0, marked: 1 });
+    expect(await storedClicks("old0c0")).toBe(0);
+    expect(await removeStaleUrls()).toEqual({ removed: 0, marked: 0 }); // within the grace: kept
+    await aDayLater();
+    expect(await removeStaleUrls()).toEqual({ removed: 1, marked: 0 });
     expect(await storedClicks("old0c0")).toBeUndefined();
     expect(await storedClicks("new0c0")).toBe(0);
     expect(await storedClicks("old1c0")).toBe(1);
@@ -36,23 +46,64 @@ describe("cleanup of stale urls", () => {
     expect(await storedClicks("null00")).toBe(0);
   });
 
-  test("a click not yet written keeps its url, and is stored afterwards", async () => {
+  test("a click held by another instance while a run marks the url keeps it, and is stored", async () => {
+    await insertUrl("other1", 91);
+    // A second instance on the same database: its own counter, a long flush interval.
+    const other = new ClickCounter(writeClicks, 60_000);
+    other.record("other1");
+
+    expect(await removeStaleUrls()).toMatchObject({ marked: 1 });
+    await other.flush(); // within its interval, long before the grace ends
+    await aDayLater();
+    expect(await removeStaleUrls()).toMatchObject({ removed: 0 });
+    expect(await storedClicks("other1")).toBe(1);
+    expect(other.lostClicks).toBe(0);
+    // Clicked: unmarked, and never marked again.
+    expect((await db.queryRow<{ stale_since: Date | null }>`SELECT stale_since FROM urls WHERE code = 'other1'`)!.stale_since).toBeNull();
+    expect(await removeStaleUrls()).toMatchObject({ marked: 0 });
+  });
+
+  test("a click not yet written in this instance keeps a marked url, and is stored afterwards", async () => {
     await insertUrl("clickd", 91);
+    expect(await removeStaleUrls()).toMatchObject({ marked: 1 });
     clickCounter.record("clickd"); // the default interval: written later, not now
     expect(clickCounter.hasPending("clickd")).toBe(true);
+    await aDayLater();
 
-    expect(await removeStaleUrls()).toBe(0);
+    expect(await removeStaleUrls()).toMatchObject({ removed: 0 });
     await clickCounter.flush();
     expect(await storedClicks("clickd")).toBe(1);
   });
 
   test("a batch never deletes a code whose clicks wait in this instance's counter", async () => {
     const id = await insertUrl("waitng", 91);
+    await db.exec`UPDATE urls SET stale_since = now() - interval '1 day' WHERE id = ${id}`;
     clickCounter.record("waitng");
 
-    expect(await deleteUnclicked([{ id, code: "waitng" }])).toBe(0);
+    expect(await deleteUnclicked([{ id, code: "waitng" }], new Date().toISOString())).toBe(0);
     await clickCounter.flush();
     expect(await storedClicks("waitng")).toBe(1);
+  });
+
+  test("a click written for a url deleted meanwhile is counted as lost and logged, not dropped silently", async () => {
+    await insertUrl("gone01", 91);
+    await insertUrl("kept01", 91);
+    const other = new ClickCounter(writeClicks, 60_000);
+    for (let i = 0; i < 3; i++) other.record("gone01");
+    other.record("kept01");
+    const lost: number[] = [];
+    other.observe({ lost: (n) => lost.push(n) });
+    await db.exec`DELETE FROM urls WHERE code = 'gone01'`;
+    const error = vi.spyOn(log, "error");
+    try {
+      await other.flush();
+      expect(error).toHaveBeenCalledWith(expect.stringMatching(/^3 clicks lost/), expect.objectContaining({ clicks: 3, codes: 1 }));
+    } finally {
+      error.mockRestore();
+    }
+    expect(other.lostClicks).toBe(3);
+    expect(lost).toEqual([3]);
+    expect(await storedClicks("kept01")).toBe(1);
   });
 
   test("removed codes leave this instance's cache, so lookups find nothing", async () => {
@@ -60,7 +111,9 @@ describe("cleanup of stale urls", () => {
     expect((await linkOf("cachd1"))?.url).toBe("https://cachd1.example");
     expect(urlCache.has("cachd1")).toBe(true);
 
-    expect(await removeStaleUrls()).toBe(1);
+    await removeStaleUrls();
+    await aDayLater();
+    expect(await removeStaleUrls()).toMatchObject({ removed: 1 });
     expect(urlCache.has("cachd1")).toBe(false);
     expect(await linkOf("cachd1")).toBeUndefined();
   });
@@ -76,7 +129,10 @@ describe("cleanup of stale urls", () => {
                   ELSE now() - interval '91 days' - (i / 1000) * interval '1 hour' END
       FROM generate_series(1, 6000) AS i`;
 
-    expect(await removeStaleUrls({ batchSize: 200 })).toBe(5000);
+    expect(await removeStaleUrls({ batchSize: 200 })).toEqual({ removed: 0, marked: 5000 });
+    // Marks too share a timestamp (one statement's now()), so the deleting walk pages by id as well.
+    await aDayLater();
+    expect(await removeStaleUrls({ batchSize: 200 })).toEqual({ removed: 5000, marked: 0 });
     const left = await db.queryRow<{ rows: number; clicked: number; clicks: number; first: string; last: string }>`
       SELECT count(*) AS rows, count(*) FILTER (WHERE clicks > 0) AS clicked, sum(clicks) AS clicks,
              min(code) AS first, max(code) AS last
@@ -87,10 +143,12 @@ describe("cleanup of stale urls", () => {
   test("the job logs how many urls it removed", async () => {
     await insertUrl("logd01", 100);
     await insertUrl("logd02", 365);
+    expect(await cleanupStaleUrls()).toEqual({ removed: 0, marked: 2 });
+    await aDayLater();
     const info = vi.spyOn(log, "info");
     try {
-      expect(await cleanupStaleUrls()).toEqual({ removed: 2 });
-      expect(info).toHaveBeenCalledWith("removed 2 stale urls");
+      expect(await cleanupStaleUrls()).toEqual({ removed: 2, marked: 0 });
+      expect(info).toHaveBeenCalledWith("removed 2 stale urls", { marked: 0 });
     } finally {
       info.mockRestore();
     }

@@ -14,7 +14,7 @@ describe("ClickCounter", () => {
     let writes = 0;
     const counter = new ClickCounter(async (c, n) => {
       writes++;
-      await writeClicks(c, n);
+      return writeClicks(c, n);
     }, 50);
     for (let i = 0; i < 100; i++) counter.record(code);
     expect(await storedClicks(code)).toBe(0);
@@ -31,7 +31,7 @@ describe("ClickCounter", () => {
         failNext = false;
         throw new Error("connection reset by peer");
       }
-      await writeClicks(c, n);
+      return writeClicks(c, n);
     }, 60_000);
     for (let i = 0; i < 7; i++) counter.record(code);
     await counter.flush(); // fails: counts are kept
@@ -48,7 +48,7 @@ describe("ClickCounter", () => {
     let fail = true;
     const counter = new ClickCounter(async (c, n) => {
       if (fail) throw new Error("connection reset by peer");
-      await writeClicks(c, n);
+      return writeClicks(c, n);
     }, 60_000);
     expect(counter.hasPending(code)).toBe(false);
     counter.record(code);
@@ -69,7 +69,7 @@ describe("ClickCounter", () => {
     const counter = new ClickCounter(async (c, n) => {
       attempts++;
       if (down) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
-      await writeClicks(c, n);
+      return writeClicks(c, n);
     }, 20);
     for (let i = 0; i < 5; i++) counter.record(code);
     await new Promise((r) => setTimeout(r, 550));

@@ -9,8 +9,12 @@ const smallBatch = 100;
 /** This instance's click counter, writing to the urls table. */
 export const clickCounter = new ClickCounter(writeClicks, urlConfig.clickFlushIntervalMs);
 
-/** Adds `counts[i]` clicks to `codes[i]`, in one UPDATE. */
-export async function writeClicks(codes: string[], counts: number[]): Promise<void> {
+/**
+ * Adds `counts[i]` clicks to `codes[i]`, in one UPDATE, and returns the codes it
+ * found: a code missing from them had its row deleted (the cleanup job), and its
+ * clicks are lost, which the counter reports.
+ */
+export async function writeClicks(codes: string[], counts: number[]): Promise<string[]> {
   if (codes.length < smallBatch) return addClicks(db, codes, counts);
   await using tx = await db.begin();
   // With the default random_page_cost (4, tuned for spinning disks) a batch of a
@@ -18,23 +22,29 @@ export async function writeClicks(codes: string[], counts: number[]): Promise<vo
   // hash join, which measured twice the cost of looking each code up in
   // urls_code_idx on a cached table. SET LOCAL ends with this transaction.
   await tx.exec`SET LOCAL random_page_cost = 1.1`;
-  await addClicks(tx, codes, counts);
+  const updated = await addClicks(tx, codes, counts);
   await tx.commit();
+  return updated;
 }
 
-async function addClicks(conn: Pick<Transaction, "exec">, codes: string[], counts: number[]): Promise<void> {
+async function addClicks(conn: Pick<Transaction, "queryAll">, codes: string[], counts: number[]): Promise<string[]> {
   // Rows in code order: two instances flushing overlapping batches then lock
   // them in the same order and cannot deadlock.
   const order = codes.map((_, i) => i).sort((a, b) => (codes[a]! < codes[b]! ? -1 : 1));
-  await conn.exec`
+  const rows = await conn.queryAll<{ code: string }>`
     UPDATE urls SET clicks = urls.clicks + v.n
     FROM unnest(${order.map((i) => codes[i]!)}::text[], ${order.map((i) => counts[i]!)}::int[]) AS v(code, n)
-    WHERE urls.code = v.code`;
+    WHERE urls.code = v.code
+    RETURNING urls.code`;
+  return rows.map((r) => r.code);
 }
 
 // On a stop signal, write what is counted and count the rest synchronously. The
 // write starts now, before the runtime closes the database (it waits for queries
 // in progress), and lookups still draining write their own click before answering.
+// A write the database refuses is retried, on a ref'd timer, for up to 8 s (the
+// runtime keeps a database open while a query that failed to connect is retried),
+// then the clicks left are logged as lost, with their number.
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => void clickCounter.stop().catch(() => {}));
 }

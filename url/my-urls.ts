@@ -38,7 +38,8 @@ export const myUrls = api(
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const before = cursor === undefined ? null : cursorId(cursor);
     const baseUrl = appMeta().apiBaseUrl;
-    return clickCounter.whileSettled(async () => {
+    // Exact like stats (ClickCounter.consistentRead); one user's page is one query, not batched.
+    return clickCounter.consistentRead(async () => {
       // One row more than asked for tells whether another page follows. Keyset paging
       // (id below the cursor) stays correct while new links are added at the top.
       const rows = await db.queryAll<{ id: number; code: string; original_url: string; clicks: number; created_at: Date }>`

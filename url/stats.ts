@@ -1,7 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import { clickCounter } from "./clicks";
 import { isWellFormedCode } from "./codes";
-import { db } from "./db";
+import { StatsReader } from "./stats-reader";
 
 export interface StatsResponse {
   code: string;
@@ -12,17 +12,16 @@ export interface StatsResponse {
   createdAt: Date;
 }
 
+/** Batches concurrent stats reads into one SELECT; exact without holding click writes up. */
+const reader = new StatsReader(clickCounter);
+
 /** Click statistics for a code. Read-only: it never changes the count. */
 export const stats = api(
   { expose: true, method: "GET", path: "/:code/stats" },
   async ({ code }: { code: string }): Promise<StatsResponse> => {
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
-    return clickCounter.whileSettled(async () => {
-      const row = await db.queryRow<{ original_url: string; clicks: number; created_at: Date }>`
-        SELECT original_url, clicks, created_at FROM urls WHERE code = ${code}`;
-      if (!row) throw APIError.notFound("url not found");
-      const clicks = row.clicks + clickCounter.pending(code);
-      return { code, originalUrl: row.original_url, clicks, createdAt: row.created_at };
-    });
+    const link = await reader.read(code);
+    if (!link) throw APIError.notFound("url not found");
+    return { code, originalUrl: link.originalUrl, clicks: link.clicks, createdAt: link.createdAt };
   },
 );

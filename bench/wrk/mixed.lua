@@ -24,3 +24,12 @@ request = function()
   end
   return lookups[math.random(#lookups)]
 end
+-- Only lookups count clicks, so the orchestrator needs their number apart. Responses
+-- do not say which request they answer (connections interleave), but a lookup's
+-- JSON answer is the only {"url": ...} one; report.lua sums lookupsOk over threads.
+lookupsOk = 0
+response = function(status, headers, body)
+  if status == 200 and body:sub(1, 7) == '{"url":' then
+    lookupsOk = lookupsOk + 1
+  end
+end

@@ -46,7 +46,8 @@ export function watchStopSignals(delayMs = 0): Promise<void> {
 /**
  * Stop accepting (`closeServer`: in-flight requests finish), let cron runs and pub/sub
  * deliveries finish, export the spans still waiting for the OTLP collector, close object
- * storage and the databases after the last write,
+ * storage and the databases after the last write (while the app retries queries that
+ * could not reach the server, up to 9 s after the stop began: trackInFlight),
  * give the app's own pools their grace period, stop the embedded cluster unless
  * another process uses it, and exit: 0, or 1 when a step failed.
  *
@@ -61,6 +62,9 @@ export async function stopAndExit(closeServer: () => Promise<void>): Promise<nev
   process.on("unhandledRejection", logAppFailure);
   process.on("uncaughtException", logAppFailure);
   let code = 0;
+  // An app retrying a write the database refused may keep it open until shortly
+  // before the hard timeout, leaving time to close it and exit.
+  const retryUntil = Date.now() + shutdownTimeoutMs - appRetryMarginMs;
   try {
     await closeServer();
     await stopCron(shutdownTimeoutMs / 4);
@@ -68,13 +72,16 @@ export async function stopAndExit(closeServer: () => Promise<void>): Promise<nev
     // A collector out of reach must not hold the stop up: what it has not taken by then is lost.
     await stopTracing(shutdownTimeoutMs / 10);
     await stopObjects();
-    await disconnectServer(appPoolsGraceMs);
+    await disconnectServer(appPoolsGraceMs, { retryUntil });
   } catch (err) {
     log.error({ err }, "shutdown failed");
     code = 1;
   }
   process.exit(code);
 }
+
+/** Time kept, after the app's last retry at the latest, to close the databases and exit. */
+const appRetryMarginMs = shutdownTimeoutMs / 10;
 
 /** How long the app's own queries in progress may go on once the runtime's databases are closed. */
 const appPoolsGraceMs = shutdownTimeoutMs / 4;

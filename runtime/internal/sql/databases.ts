@@ -7,7 +7,7 @@ import type { DatabaseMeta } from "../meta/types.ts";
 import type { SqlDriver } from "./driver.ts";
 import { readDrizzleMigrations } from "./drizzle-migrations.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
-import { trackInFlight } from "./in-flight.ts";
+import { trackInFlight, type ClosingOptions, type TrackedDriver } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration, type MigrationTracking } from "./migrations.ts";
 import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
@@ -56,10 +56,11 @@ export async function connectServer(): Promise<void> {
  * Closes every database, then leaves the server: the embedded cluster is stopped
  * unless another process still uses it, once the app's own connections (its pools
  * on `connectionString`) have had up to `graceMs` to finish their queries and have
- * been ended (EmbeddedSession.release). Call after the last write.
+ * been ended (EmbeddedSession.release). Call after the last write; `closing` lets
+ * an app retrying a failed write keep its database open (trackInFlight).
  */
-export async function disconnectServer(graceMs = 0): Promise<void> {
-  await closeAllDatabases();
+export async function disconnectServer(graceMs = 0, closing: ClosingOptions = {}): Promise<void> {
+  await closeAllDatabases(closing);
   const session = await embedded?.catch(() => undefined);
   embedded = undefined;
   embeddedUrl = undefined;
@@ -83,7 +84,7 @@ function serverUrl(plain = false): string {
   return url;
 }
 
-const opening = new Map<string, Promise<SqlDriver>>();
+const opening = new Map<string, Promise<TrackedDriver>>();
 
 export interface OpenedDatabase {
   readonly name: string;
@@ -156,12 +157,12 @@ export function openedDatabases(): readonly OpenedDatabase[] {
 }
 
 /** Closes every database; used at shutdown and at the end of each test file. */
-export async function closeAllDatabases(): Promise<void> {
+export async function closeAllDatabases(closing: ClosingOptions = {}): Promise<void> {
   const drivers = await Promise.allSettled(opening.values());
   opening.clear();
   opened.clear();
   preparing.clear();
-  await Promise.all(drivers.map((d) => (d.status === "fulfilled" ? d.value.close() : undefined)));
+  await Promise.all(drivers.map((d) => (d.status === "fulfilled" ? d.value.close(closing) : undefined)));
 }
 
 /** The server-side name of a database: the configured prefix plus its name. */
@@ -179,7 +180,7 @@ export function useTemplateDatabases(template: (name: string) => string | undefi
   templateOf = template;
 }
 
-async function open(name: string): Promise<SqlDriver> {
+async function open(name: string): Promise<TrackedDriver> {
   const { appRoot, sql } = config();
   const declared = findDeclaration(name);
   const migrations = declared ? declaredMigrations(appRoot, declared) : [];
