@@ -67,6 +67,14 @@ test("METRICS_PORT serves the app's metrics to the token's bearer; the app's por
     expect(hasSeries(after, "url_outbox_rows", { service: "url" })).toBe(true);
     expect(valueOf(after, "url_outbox_rows", { service: "url" })).toBe(0);
     expect(valueOf(after, "url_outbox_lag_seconds", { service: "url" })).toBe(0);
+    // The five clicks were written (flush interval 100 ms), timed, and none is left pending.
+    // No click before this test's lookups: these families appear with them.
+    expect(before.has("url_click_flushes")).toBe(false);
+    expect(valueOf(after, "url_click_flushes", { service: "url", outcome: "written" })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, "url_click_flush_microseconds", { service: "url" })).toBeGreaterThan(0);
+    expect(valueOf(after, "url_click_flush_last_seconds", { service: "url" })).toBeGreaterThan(0);
+    expect(hasSeries(after, "url_clicks_pending", { service: "url" })).toBe(true);
+    expect(valueOf(after, "url_clicks_pending", { service: "url" })).toBe(0);
   } finally {
     expect(await app.stop("SIGTERM")).toBe(0); // the metrics listener closes with the app
   }

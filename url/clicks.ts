@@ -2,12 +2,25 @@ import type { Transaction } from "encore.dev/storage/sqldb";
 import { ClickCounter } from "./click-counter";
 import { urlConfig } from "./config";
 import { db } from "./db";
+import { clickFlushes, clickFlushLastSeconds, clickFlushMicroseconds, clicksLost, clicksPending } from "./metrics";
 
 /** Batches below this size are planned as index lookups without help. */
 const smallBatch = 100;
 
 /** This instance's click counter, writing to the urls table. */
 export const clickCounter = new ClickCounter(writeClicks, urlConfig.clickFlushIntervalMs);
+
+clickCounter.observe({
+  flushed(durationMs, ok) {
+    clicksPending.set(clickCounter.pendingClicks);
+    clickFlushes.with({ outcome: ok ? "written" : "failed" }).increment();
+    clickFlushMicroseconds.increment(durationMs * 1000);
+    clickFlushLastSeconds.set(durationMs / 1000);
+  },
+  lost(clicks) {
+    clicksLost.increment(clicks);
+  },
+});
 
 /**
  * Adds `counts[i]` clicks to `codes[i]`, in one UPDATE, and returns the codes it

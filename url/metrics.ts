@@ -1,4 +1,4 @@
-import { Gauge } from "encore.dev/metrics";
+import { Counter, CounterGroup, Gauge } from "encore.dev/metrics";
 
 // The url service's own metrics (exported at /metrics with service="url" when the
 // runtime's metrics are on; no-ops otherwise). The runtime already counts requests,
@@ -9,3 +9,21 @@ export const outboxRows = new Gauge("url_outbox_rows");
 
 /** Age in seconds of the oldest event waiting in the outbox (0 when empty): the relay's lag. */
 export const outboxLagSeconds = new Gauge("url_outbox_lag_seconds");
+
+/** Clicks answered and counted in memory, not yet written: sampled after each write of clicks. */
+export const clicksPending = new Gauge("url_clicks_pending");
+
+/** Writes of counted clicks, by outcome ("written" or "failed": a failed write keeps its clicks and retries). */
+export const clickFlushes = new CounterGroup<{ outcome: "written" | "failed" }>("url_click_flushes");
+
+/**
+ * Time spent writing clicks, in microseconds (Encore's counters count whole numbers);
+ * divided by url_click_flushes it is the mean write time.
+ */
+export const clickFlushMicroseconds = new Counter("url_click_flush_microseconds");
+
+/** How long the last write of clicks took, in seconds. */
+export const clickFlushLastSeconds = new Gauge("url_click_flush_last_seconds");
+
+/** Answered clicks that could not be stored (their link deleted, or the database away past the stop deadline). */
+export const clicksLost = new Counter("url_clicks_lost");
