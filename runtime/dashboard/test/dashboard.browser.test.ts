@@ -130,6 +130,7 @@ describe("the development dashboard", () => {
       "2_create_outbox.up.sqlapplied",
       "3_index_urls_created_at.up.sqlapplied",
       "4_add_created_by.up.sqlapplied",
+      "5_add_stale_since.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
