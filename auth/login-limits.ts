@@ -23,7 +23,7 @@
 // An address is its /64 network for IPv6 (limits/address.ts).
 import { limitSetting } from "../limits/env";
 import { Limiter, TooManyRequests, tooManyRequests } from "../limits/limiter";
-import type { RedisLink } from "../limits/redis";
+import type { RedisOption } from "../limits/redis";
 
 /** Consecutive failures of a pair that cost no wait. */
 export const freePairFailures = 4;
@@ -63,7 +63,7 @@ export class LoginLimits {
   /** Pairs that signed in lately: exempt from the per-email limit. */
   readonly #knownPairs: Limiter;
 
-  constructor(config: LoginLimitsConfig, redis?: RedisLink | null) {
+  constructor(config: LoginLimitsConfig, redis?: RedisOption) {
     this.#pairFailures = new Limiter({ name: "login:pair", points: Number.MAX_SAFE_INTEGER, durationSeconds: 24 * 3600, redis });
     this.#pairGate = new Limiter({ name: "login:pair-gate", points: 1, durationSeconds: 1, redis });
     this.#addressFailures =

@@ -23,7 +23,7 @@ describe("with Redis unreachable", () => {
   afterAll(() => links.forEach((link) => link.close()));
 
   test("limits fall back to this instance's memory at once, and still limit", async () => {
-    const link = new RedisLink({ url: `redis://127.0.0.1:${await closedPort()}`, keyPrefix: "t:" });
+    const link = await RedisLink.open({ url: `redis://127.0.0.1:${await closedPort()}`, keyPrefix: "t:" });
     links.push(link);
     const limits = new LinkLimits({ perAddress: 2, perUser: null, windowSeconds: 60, deniedHosts: [] }, link);
     const started = performance.now();

@@ -1,6 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { sharedRedis, type RedisLink } from "./redis";
+import { sharedRedis, type RedisLink, type RedisOption } from "./redis";
 
 export interface LimiterOptions {
   /** Names the counter; with Redis, its keys are the link's prefix, this name, ":" and the key. */
@@ -10,7 +10,7 @@ export interface LimiterOptions {
   /** The window: it starts at a key's first point and ends this many seconds later. */
   readonly durationSeconds: number;
   /** Where counts are shared; by default REDIS_URL's link, or none (memory) when unset. */
-  readonly redis?: RedisLink | null;
+  readonly redis?: RedisOption;
 }
 
 /** What a consume or a read learnt of a key. */
@@ -33,24 +33,36 @@ export interface LimitState {
  */
 export class Limiter {
   readonly points: number;
-  readonly #store: RateLimiterAbstract;
-  readonly #redis: RedisLink | null;
+  /** The counter: the memory one at once, or the Redis one once the link is open. */
+  readonly #store: RateLimiterAbstract | Promise<RateLimiterAbstract>;
+  #redis: RedisLink | null = null;
 
   constructor({ name, points, durationSeconds, redis = sharedRedis() }: LimiterOptions) {
     this.points = points;
-    this.#redis = redis;
     const memory = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
     this.#store =
       redis === null
         ? memory
-        : new RateLimiterRedis({
-            storeClient: redis.client,
-            keyPrefix: `${redis.keyPrefix}${name}`,
-            points,
-            duration: durationSeconds,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: memory,
+        : Promise.resolve(redis).then((link) => {
+            this.#redis = link;
+            return new RateLimiterRedis({
+              storeClient: link.client,
+              keyPrefix: `${link.keyPrefix}${name}`,
+              points,
+              duration: durationSeconds,
+              rejectIfRedisNotReady: true,
+              insuranceLimiter: memory,
+            });
           });
+    // Failing to open the link fails the operations that need it, not the process meanwhile.
+    if (this.#store instanceof Promise) this.#store.catch(() => {});
+  }
+
+  /** The store, once the Redis link (if any) is open; wakes a link that gave up reconnecting. */
+  async #ready(): Promise<RateLimiterAbstract> {
+    const store = await this.#store;
+    this.#redis?.wake();
+    return store;
   }
 
   /**
@@ -58,9 +70,9 @@ export class Limiter {
    * throws TooManyRequests. `durationSeconds` sets the window of a key that has none yet.
    */
   async consume(key: string, points = 1, durationSeconds?: number): Promise<LimitState> {
-    this.#redis?.wake();
+    const store = await this.#ready();
     try {
-      return stateOf(await this.#store.consume(key, points, durationSeconds ? { customDuration: durationSeconds } : {}));
+      return stateOf(await store.consume(key, points, durationSeconds ? { customDuration: durationSeconds } : {}));
     } catch (err) {
       if (err instanceof RateLimiterRes) throw new TooManyRequests(err.msBeforeNext);
       throw err;
@@ -69,33 +81,33 @@ export class Limiter {
 
   /** Adds `points` to `key` without a limit check; returns its count. */
   async add(key: string, points = 1): Promise<LimitState> {
-    this.#redis?.wake();
-    return stateOf(await this.#store.penalty(key, points));
+    const store = await this.#ready();
+    return stateOf(await store.penalty(key, points));
   }
 
   /** Takes `points` back from `key`, as when an attempt counted in advance turned out fine. */
   async takeBack(key: string, points = 1): Promise<void> {
-    this.#redis?.wake();
-    await this.#store.reward(key, points);
+    const store = await this.#ready();
+    await store.reward(key, points);
   }
 
   /** The key's count, or null when it has none in a window. */
   async get(key: string): Promise<LimitState | null> {
-    this.#redis?.wake();
-    const res = await this.#store.get(key);
+    const store = await this.#ready();
+    const res = await store.get(key);
     return res === null ? null : stateOf(res);
   }
 
   /** Sets the key's count for `durationSeconds`. */
   async set(key: string, points: number, durationSeconds: number): Promise<void> {
-    this.#redis?.wake();
-    await this.#store.set(key, points, durationSeconds);
+    const store = await this.#ready();
+    await store.set(key, points, durationSeconds);
   }
 
   /** Forgets the key. */
   async delete(key: string): Promise<void> {
-    this.#redis?.wake();
-    await this.#store.delete(key);
+    const store = await this.#ready();
+    await store.delete(key);
   }
 }
 

@@ -4,7 +4,7 @@
 import { APIError } from "encore.dev/api";
 import { limitSetting, secondsSetting } from "./env";
 import { Limiter, TooManyRequests, tooManyRequests } from "./limiter";
-import type { RedisLink } from "./redis";
+import type { RedisOption } from "./redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -95,7 +95,7 @@ export class LinkLimits {
   readonly #signedInByAddress: Limiter | null;
   readonly #byUser: Limiter | null;
 
-  constructor(config: LinkLimitsConfig, redis?: RedisLink | null) {
+  constructor(config: LinkLimitsConfig, redis?: RedisOption) {
     this.config = config;
     const limiter = (name: string, points: number | null) =>
       points === null ? null : new Limiter({ name, points, durationSeconds: config.windowSeconds, redis });

@@ -1,5 +1,5 @@
 import log from "encore.dev/log";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { redisSettings, type RedisSettings } from "./env";
 
 /** Reconnection attempts after a lost connection before the link waits for the next request. */
@@ -15,21 +15,31 @@ const reconnectAttempts = 10;
  * unref'd, so it never keeps a process alive), and after a lost connection retries with
  * backoff (at most every 2 s) for `reconnectAttempts` attempts, then waits: the next limit
  * check that needs Redis starts the next round (`wake`).
+ *
+ * ioredis is loaded by `open`, not imported at the top: it costs an instance about 18 MB,
+ * and most instances (every one without REDIS_URL) never talk to Redis.
  */
 export class RedisLink {
   readonly client: Redis;
   readonly keyPrefix: string;
   #down = false;
 
-  constructor(settings: RedisSettings, options: { commandTimeoutMs?: number } = {}) {
-    this.keyPrefix = settings.keyPrefix;
-    this.client = new Redis(settings.url, {
+  /** A link to `settings.url`, connecting from now on. */
+  static async open(settings: RedisSettings, options: { commandTimeoutMs?: number } = {}): Promise<RedisLink> {
+    const { Redis } = await import("ioredis");
+    const client = new Redis(settings.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 500,
       connectTimeout: 2_000,
       retryStrategy: (times) => (times > reconnectAttempts ? null : Math.min(times * 200, 2_000)),
     });
+    return new RedisLink(client, settings);
+  }
+
+  private constructor(client: Redis, settings: RedisSettings) {
+    this.client = client;
+    this.keyPrefix = settings.keyPrefix;
     const where = redactedUrl(settings.url);
     this.client.on("connect", () => this.client.stream.unref());
     this.client.on("ready", () => {
@@ -64,12 +74,15 @@ function redactedUrl(url: string): string {
   return parsed.toString();
 }
 
+/** Where a limiter's counts are shared: a link, one being opened, or none (this instance's memory). */
+export type RedisOption = RedisLink | Promise<RedisLink> | null;
+
 const settings = redisSettings(process.env);
-let shared: RedisLink | undefined;
+let shared: Promise<RedisLink> | undefined;
 
 /** The process's link to REDIS_URL, read once; null when REDIS_URL is unset (limits per instance). */
-export function sharedRedis(): RedisLink | null {
+export function sharedRedis(): Promise<RedisLink> | null {
   if (settings === null) return null;
-  shared ??= new RedisLink(settings);
+  shared ??= RedisLink.open(settings);
   return shared;
 }

@@ -18,7 +18,7 @@ let prefix = "";
 
 /** A link to Redis, connected: as an instance's is by the time requests arrive. */
 async function link(url = redisUrl!): Promise<RedisLink> {
-  const created = new RedisLink({ url, keyPrefix: prefix });
+  const created = await RedisLink.open({ url, keyPrefix: prefix });
   links.push(created);
   if (created.client.status !== "ready") await once(created.client, "ready");
   return created;
