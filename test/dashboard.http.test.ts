@@ -245,7 +245,7 @@ describe("pub/sub", () => {
     expect(topic).toMatchObject({ service: "url", subscriptions: [{ name: "track-analytics", service: "analytics", deadLetters: 0 }] });
 
     const day = "2031-05-06";
-    const counted = async () => (await analyticsDb.queryRow<{ n: number }>`SELECT urls_created AS n FROM daily_stats WHERE date = ${day}::date`)?.n ?? 0;
+    const counted = async () => (await analyticsDb.queryRow<{ n: number }>`SELECT sum(urls_created)::int AS n FROM daily_stats WHERE date = ${day}::date`)?.n ?? 0;
     const res = await post("/api/pubsub/publish", { topic: "url-shortened", message: { code: "dash01", originalUrl: "https://example.com", timestamp: `${day}T12:00:00Z` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ messageId: expect.any(String) });
