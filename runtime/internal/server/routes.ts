@@ -17,6 +17,7 @@ import { noteErrorCode, type RawResponse } from "./raw-response.ts";
 import { compileRequestDecoder, type RawParts } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
+import { fitsTypedLane, typedLaneInvoker } from "./typed-lane.ts";
 
 type Source = Record<string, unknown>;
 
@@ -98,6 +99,8 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     method: routeMethods(meta),
     url: toFastifyPath(meta.path),
     ...fallbackConstraints(meta),
+    // A GET that fits is served by the fast lane before Fastify (typed-lane.ts); this handler then only runs while closing.
+    config: fitsTypedLane(endpoint) ? { [fastLaneKey]: typedLaneInvoker(endpoint, ctx) } : {},
     bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
     schema: meta.response ? { response: { 200: serializerSchema(meta.response) } } : undefined,
@@ -199,13 +202,23 @@ export function rawRoute(endpoint: Endpoint, invoke: RawInvoker): RouteOptions {
 }
 
 function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean): void {
+  failRequest(err, req, res, exposeInternalErrors, "raw endpoint failed");
+}
+
+/** Answers a request served before Fastify (the fast lanes) in Encore's error format, as Fastify's error handler would. */
+export function failRequest(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean, what: string): void {
   if (recorder !== null) recorder.requestFailed(err);
   const { status, body } = toWire(err, exposeInternalErrors);
-  logFailure(err, status, req, "raw endpoint failed");
+  logFailure(err, status, req, what);
   noteErrorCode(res, body.code);
+  const text = JSON.stringify(body);
   if (!res.headersSent) {
     const retryAfter = retryAfterOf(body);
-    res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...(retryAfter === undefined ? {} : { "retry-after": retryAfter }) });
+    res.writeHead(status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+      ...(retryAfter === undefined ? {} : { "retry-after": retryAfter }),
+    });
   }
-  res.end(JSON.stringify(body));
+  res.end(text);
 }
