@@ -1,4 +1,5 @@
 import { APIError } from "encore.dev/api";
+import { LRUCache } from "lru-cache";
 import type { ClickCounter } from "./click-counter";
 import { db } from "./db";
 
@@ -14,6 +15,16 @@ interface Waiting {
   readonly done: (stats: LinkStats | undefined) => void;
   readonly fail: (err: unknown) => void;
 }
+
+/** What never changes about a stored link: its row id tells a link from a later one under the same code. */
+interface LinkFacts {
+  readonly id: number;
+  readonly originalUrl: string;
+  readonly createdAt: Date;
+}
+
+/** Links whose facts are kept between reads: as many as the lookup cache holds by default. */
+export const defaultFactsCacheSize = 100_000;
 
 /** Upper bound on codes per SELECT. */
 const maxBatch = 500;
@@ -34,11 +45,15 @@ export const defaultMaxWaiting = 2000;
 export class StatsReader {
   #queue: Waiting[] = [];
   #reading = false;
+  readonly #facts: LRUCache<string, LinkFacts>;
 
   constructor(
     private readonly counter: ClickCounter,
     private readonly maxWaiting = defaultMaxWaiting,
-  ) {}
+    factsCacheSize = defaultFactsCacheSize,
+  ) {
+    this.#facts = new LRUCache({ max: factsCacheSize });
+  }
 
   /** The code's stats, or undefined when there is no such link. */
   read(code: string): Promise<LinkStats | undefined> {
@@ -65,13 +80,35 @@ export class StatsReader {
     this.#reading = false;
   }
 
+  /**
+   * One SELECT for the batch. Only the click count changes once a link is stored, so a
+   * link's URL and creation time are kept here after its first read and not fetched
+   * (nor parsed: a timestamp costs more to parse than the rest of the row) again while
+   * the row found still has the id they came from; a link deleted and made again under
+   * the same code has a new id, and its facts are read afresh.
+   */
   private async select(batch: readonly Waiting[]): Promise<Map<string, LinkStats>> {
     const codes = [...new Set(batch.map((w) => w.code))];
-    const rows = await db.queryAll<{ code: string; original_url: string; clicks: number; created_at: Date }>`
-      SELECT code, original_url, clicks, created_at FROM urls WHERE code = ANY(${codes}::text[])`;
+    // Taken now: an entry the loop below evicts to make room must still answer this batch.
+    const known = codes.map((code) => this.#facts.get(code));
+    const knownIds = known.map((facts) => facts?.id ?? 0);
+    const rows = await db.queryAll<{ code: string; id: number; clicks: number; original_url: string | null; created_ms: number | null }>`
+      SELECT u.code, u.id, u.clicks,
+        CASE WHEN u.id = k.known_id THEN NULL ELSE u.original_url END AS original_url,
+        CASE WHEN u.id = k.known_id THEN NULL ELSE (extract(epoch FROM u.created_at) * 1000)::float8 END AS created_ms
+      FROM unnest(${codes}::text[], ${knownIds}::int[]) AS k(code, known_id)
+      JOIN urls u ON u.code = k.code`;
     // No await from here on: pending is read in the same moment as consistentRead checks.
-    return new Map(
-      rows.map((r) => [r.code, { originalUrl: r.original_url, clicks: r.clicks + this.counter.pending(r.code), createdAt: r.created_at }]),
-    );
+    const found = new Map<string, LinkStats>();
+    const knownByCode = new Map(codes.map((code, i) => [code, known[i]]));
+    for (const r of rows) {
+      let facts = knownByCode.get(r.code);
+      if (facts?.id !== r.id) {
+        facts = { id: r.id, originalUrl: r.original_url!, createdAt: new Date(r.created_ms!) };
+        this.#facts.set(r.code, facts);
+      }
+      found.set(r.code, { originalUrl: facts.originalUrl, clicks: r.clicks + this.counter.pending(r.code), createdAt: facts.createdAt });
+    }
+    return found;
   }
 }
