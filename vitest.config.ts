@@ -52,7 +52,7 @@ if (process.env.TEST_FIXTURE_APPS) {
 }
 
 if (process.env.TEST_BROWSER) {
-  projects.push({ extends: true, test: { name: "browser", include: browserTests } });
+  projects.push({ extends: true, test: { name: "browser", include: browserTests, fileParallelism: false } });
 }
 
 if (process.env.TEST_FAULTS) {
@@ -64,6 +64,11 @@ export default defineConfig({
   // encore.dev/* and ~encore/* resolve to the runtime; one PostgreSQL server per run.
   plugins: [encoreSelfhost()],
   test: {
+    // Test files run three at a time. Most of their time is spent waiting on an app
+    // process, a database or a timer, not on a core: vitest's default on two cores (one
+    // file at a time) took about 8 minutes a run, three take under 3. Browser and
+    // fault cases stay one at a time (their projects say so): they measure, or drive a browser.
+    maxWorkers: 3,
     // Each project names its own files: a project's list adds to this one, it does not replace it.
     exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**"],
     env: {
