@@ -225,6 +225,9 @@ describe("who may use the dashboard", () => {
   });
 
   test("a POST without a JSON content type is refused, and nothing is published", async () => {
+    // Deliveries of earlier tests' events first: one still in flight would end during the check.
+    const idle = (state: PubSubState) => state.topics.every((t) => t.subscriptions.every((sub) => sub.backlog === 0 && sub.inFlight === 0));
+    await expect.poll(async () => idle(await get<PubSubState>("/api/pubsub")), { timeout: 15_000 }).toBe(true);
     const before = await get<PubSubState>("/api/pubsub");
     const message = JSON.stringify({ topic: "url-shortened", message: { code: "x", originalUrl: "y", timestamp: new Date() } });
     const notJson: Record<string, string>[] = [{ "content-type": "text/plain" }, { "content-type": "application/x-www-form-urlencoded" }, {}];
