@@ -139,5 +139,7 @@ describe("the fast lane and Fastify answer a typed GET alike", () => {
     expect(head.body).toBe("");
     expect(Number(head.headers["content-length"])).toBeGreaterThan(0);
     expect((await seen(lane.url, "/svc.mine")).status).toBe(401);
+    // Every response carries its request id, answers and errors alike.
+    for (const path of ["/svc.sync", "/lookup/gone"]) expect((await fetch(lane.url + path)).headers.get("x-request-id")).toBeTruthy();
   });
 });
