@@ -152,4 +152,19 @@ describe("exact stats without a lock", () => {
     expect(outcomes.slice(0, 4).map((o) => (o as PromiseFulfilledResult<{ clicks: number } | undefined>).value?.clicks)).toEqual([0, 1, 0, 0]);
     expect(await reader.read("nosuch")).toBeUndefined();
   });
+
+  test("a link's URL and creation time are read once, and afresh for a new link under a deleted one's code", async () => {
+    const { code } = await shorten({ url: "https://facts.example/first" });
+    const reader = new StatsReader(new ClickCounter(writeClicks, 60_000));
+    const first = (await reader.read(code))!;
+    expect(first.originalUrl).toBe("https://facts.example/first");
+    const stored = await db.queryRow<{ created_at: Date }>`SELECT created_at FROM urls WHERE code = ${code}`;
+    expect(first.createdAt.getTime()).toBe(stored!.created_at.getTime());
+    expect((await reader.read(code))!).toEqual(first); // from what the reader kept: the same answer
+
+    await db.exec`DELETE FROM urls WHERE code = ${code}`;
+    expect(await reader.read(code)).toBeUndefined();
+    await db.exec`INSERT INTO urls (code, original_url, clicks, created_at) VALUES (${code}, 'https://facts.example/second', 7, '2020-02-02T02:02:02.222Z')`;
+    expect(await reader.read(code)).toEqual({ originalUrl: "https://facts.example/second", clicks: 7, createdAt: new Date("2020-02-02T02:02:02.222Z") });
+  });
 });

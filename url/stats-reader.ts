@@ -90,8 +90,8 @@ export class StatsReader {
   private async select(batch: readonly Waiting[]): Promise<Map<string, LinkStats>> {
     const codes = [...new Set(batch.map((w) => w.code))];
     // Taken now: an entry the loop below evicts to make room must still answer this batch.
-    const known = codes.map((code) => this.#facts.get(code));
-    const knownIds = known.map((facts) => facts?.id ?? 0);
+    const known = new Map(codes.map((code) => [code, this.#facts.get(code)]));
+    const knownIds = codes.map((code) => known.get(code)?.id ?? 0);
     const rows = await db.queryAll<{ code: string; id: number; clicks: number; original_url: string | null; created_ms: number | null }>`
       SELECT u.code, u.id, u.clicks,
         CASE WHEN u.id = k.known_id THEN NULL ELSE u.original_url END AS original_url,
@@ -100,9 +100,8 @@ export class StatsReader {
       JOIN urls u ON u.code = k.code`;
     // No await from here on: pending is read in the same moment as consistentRead checks.
     const found = new Map<string, LinkStats>();
-    const knownByCode = new Map(codes.map((code, i) => [code, known[i]]));
     for (const r of rows) {
-      let facts = knownByCode.get(r.code);
+      let facts = known.get(r.code);
       if (facts?.id !== r.id) {
         facts = { id: r.id, originalUrl: r.original_url!, createdAt: new Date(r.created_ms!) };
         this.#facts.set(r.code, facts);
