@@ -15,6 +15,7 @@ import type { AuthHandlerMeta, EndpointMeta, JSONSchema, RequestMeta } from "../
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { pubsubDelivery, runWithRequest } from "../reqtrack/mod.ts";
+import { obj, testEndpoint } from "../../test/endpoints.ts";
 import { buildServer } from "./app.ts";
 
 const registry = vi.hoisted(() => ({ endpoints: new Map<string, unknown>(), auth: null as unknown }));
@@ -27,7 +28,6 @@ vi.mock("../registry/endpoints.ts", async (importOriginal) => ({
 const str: JSONSchema = { type: "string" };
 const num: JSONSchema = { type: "number" };
 const any: JSONSchema = {};
-const obj = (properties: Record<string, JSONSchema>, required: string[] = []): JSONSchema => ({ type: "object", properties, required });
 
 // ---- The auth handler: a credential per outcome.
 
@@ -81,13 +81,8 @@ const authEntry: AuthHandlerEntry = { meta: authMeta, handler: authenticate as A
 
 // ---- Endpoints: each answers what it sees.
 
-function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint {
-  const meta: EndpointMeta = {
-    service: "svc", name, kind: "typed", file: "svc/api.ts", line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
-    path: `/${name}`, pathParams: [], tags: [], sensitive: false, request: null, response: obj({ auth: any, meta: any }), ...partial,
-  };
-  return { meta, handler };
-}
+const endpoint = (name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint =>
+  testEndpoint(name, { response: obj({ auth: any, meta: any }), ...partial }, handler);
 
 const seen = async () => ({ auth: getAuthData(), meta: currentRequest() });
 const seenRaw = (req: IncomingMessage, res: ServerResponse) => {

@@ -17,7 +17,6 @@ import { CronStore } from "../cron/run-store.ts";
 import { CronScheduler, type ScheduledJob } from "../cron/scheduler.ts";
 import { cronDatabaseName } from "../cron/schema.ts";
 import { APIError } from "../errors/api-error.ts";
-import type { EndpointMeta } from "../meta/types.ts";
 import { useMetricsMeta } from "../metrics/app-metric.ts";
 import { startMetrics, stopMetrics, type Meter } from "../metrics/mod.ts";
 import { fixture } from "../parser/fixture-paths.ts";
@@ -26,6 +25,7 @@ import { declareSubscription, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { subscriptionSpec } from "../pubsub/specs.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { openDatabase } from "../sql/databases.ts";
+import { testEndpoint } from "../../test/endpoints.ts";
 import { buildServer } from "./app.ts";
 import { listenForMetrics } from "./metrics-routes.ts";
 
@@ -61,13 +61,6 @@ const jobsProcessed = new CounterGroup<{ jobType: string; priority: number; succ
 
 // ---- Endpoints: typed, raw on the fast lane (GET) and through Fastify (POST), static files.
 
-function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint {
-  const meta: EndpointMeta = {
-    service: "svc", name, kind: "typed", file: "svc/api.ts", line: 1, doc: null, expose: true, auth: false, methods: ["GET"],
-    path: `/${name}`, pathParams: [], tags: [], sensitive: false, request: null, response: null, ...partial,
-  };
-  return { meta, handler };
-}
 const withRequestId = { type: "object", properties: { requestId: { type: "string" } }, required: ["requestId"] } as const;
 
 const root = mkdtempSync(path.join(tmpdir(), "metrics-static-"));
@@ -75,29 +68,29 @@ mkdirSync(path.join(root, "site"));
 writeFileSync(path.join(root, "site", "app.js"), "console.log(1)");
 
 const endpoints: Endpoint[] = [
-  endpoint("hello", { response: withRequestId }, async () => {
+  testEndpoint("hello", { response: withRequestId }, async () => {
     ordersProcessed.increment();
     jobsProcessed.with({ jobType: "email", priority: 1.7, success: true, region: "eu" }).increment(2);
     const req = currentRequest();
     return { requestId: req?.type === "api-call" ? req.headers["x-request-id"] : "none" };
   }),
-  endpoint("refuse", {}, async () => {
+  testEndpoint("refuse", {}, async () => {
     throw APIError.failedPrecondition("not now");
   }),
-  endpoint("resolve", { kind: "raw", path: "/r/:code", pathParams: [{ name: "code", wildcard: false }] }, (req: IncomingMessage, res: ServerResponse) => {
+  testEndpoint("resolve", { kind: "raw", path: "/r/:code", pathParams: [{ name: "code", wildcard: false }] }, (req: IncomingMessage, res: ServerResponse) => {
     const known = req.url !== "/r/missing";
     res.writeHead(known ? 200 : 404, { "content-type": "text/plain" });
     res.end(known ? "found" : "no such code");
   }),
-  endpoint("ownId", { kind: "raw", path: "/own-id" }, (_req: IncomingMessage, res: ServerResponse) => {
+  testEndpoint("ownId", { kind: "raw", path: "/own-id" }, (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(200, { "X-Request-Id": "the-handler-s-own", "x-unset": undefined });
     res.end();
   }),
-  endpoint("upload", { kind: "raw", methods: ["POST"], path: "/upload" }, (_req: IncomingMessage, res: ServerResponse) => {
+  testEndpoint("upload", { kind: "raw", methods: ["POST"], path: "/upload" }, (_req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(201);
     res.end();
   }),
-  endpoint("site", {
+  testEndpoint("site", {
     service: "web", kind: "static", methods: ["GET", "HEAD"], path: "/site/*path", pathParams: [{ name: "path", wildcard: true }], static: { dir: "site" },
   }, {}),
 ];

@@ -9,37 +9,13 @@ import { config } from "../config/mod.ts";
 import { APIError, ErrCode } from "../errors/api-error.ts";
 import type { EndpointMeta, JSONSchema, RequestMeta } from "../meta/types.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
+import { obj, testEndpoint } from "../../test/endpoints.ts";
 import { buildServer } from "./app.ts";
 
 const str: JSONSchema = { type: "string" };
 const num: JSONSchema = { type: "number" };
-const obj = (properties: Record<string, JSONSchema>, required: string[] = []): JSONSchema => ({
-  type: "object",
-  properties,
-  required,
-});
-
-function endpoint(name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint {
-  const meta: EndpointMeta = {
-    service: "svc",
-    name,
-    kind: "typed",
-    file: "svc/api.ts",
-    line: 1,
-    doc: null,
-    expose: true,
-    auth: false,
-    methods: ["POST"],
-    path: `/svc.${name}`,
-    pathParams: [],
-    tags: [],
-    sensitive: false,
-    request: null,
-    response: obj({ ok: { type: "boolean" } }),
-    ...partial,
-  };
-  return { meta, handler };
-}
+const endpoint = (name: string, partial: Partial<EndpointMeta>, handler: unknown): Endpoint =>
+  testEndpoint(name, { methods: ["POST"], path: `/svc.${name}`, response: obj({ ok: { type: "boolean" } }), ...partial }, handler);
 
 const searchRequest: RequestMeta = {
   fields: [

@@ -9,10 +9,10 @@ import type { EndpointMeta, JSONSchema, RequestMeta } from "../meta/types.ts";
 import { compileChain } from "../middleware/chain.ts";
 import { middleware } from "../middleware/middleware.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
+import { obj, testEndpoint } from "../../test/endpoints.ts";
 import { buildServer } from "./app.ts";
 import { fitsTypedLane } from "./typed-lane.ts";
 
-const obj = (properties: Record<string, JSONSchema>, required: string[] = []): JSONSchema => ({ type: "object", properties, required });
 const date: JSONSchema = { type: "string", format: "date-time", "x-encore-type": "date" };
 
 const lookupRequest: RequestMeta = {
@@ -29,27 +29,8 @@ const lookupRequest: RequestMeta = {
   full: obj({ code: { type: "string" }, limit: { type: "number" }, tags: { type: "array", items: { type: "string" } }, trace: { type: "string" } }, ["code"]),
 };
 
-function endpoint(name: string, partial: Partial<EndpointMeta>, handler: (p: Record<string, unknown>) => unknown): Endpoint {
-  const meta: EndpointMeta = {
-    service: "svc",
-    name,
-    kind: "typed",
-    file: "svc/api.ts",
-    line: 1,
-    doc: null,
-    expose: true,
-    auth: false,
-    methods: ["GET"],
-    path: `/svc.${name}`,
-    pathParams: [],
-    tags: [],
-    sensitive: false,
-    request: null,
-    response: obj({ ok: { type: "boolean" } }),
-    ...partial,
-  };
-  return { meta, handler };
-}
+const endpoint = (name: string, partial: Partial<EndpointMeta>, handler: (p: Record<string, unknown>) => unknown): Endpoint =>
+  testEndpoint(name, { path: `/svc.${name}`, response: obj({ ok: { type: "boolean" } }), ...partial }, handler);
 
 const made = new Date("2026-01-02T03:04:05.678Z");
 const endpoints = (): Endpoint[] => [
