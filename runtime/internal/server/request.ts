@@ -1,8 +1,10 @@
 import type { ValidateFunction } from "ajv";
+import type { IncomingMessage } from "node:http";
 import { APIError } from "../errors/api-error.ts";
-import type { FieldLocation, JSONSchema, RequestMeta } from "../meta/types.ts";
+import type { EndpointMeta, FieldLocation, JSONSchema, RequestMeta } from "../meta/types.ts";
 import { compileDateReviver } from "../validation/dates.ts";
 import { compileValidator, describeValidationError } from "../validation/ajv.ts";
+import { settleForwardedFor } from "./client-address.ts";
 
 type Source = Record<string, unknown>;
 
@@ -49,6 +51,21 @@ export function compileRequestDecoder(meta: RequestMeta): (raw: RawParts) => Sou
       for (const [wire, name] of part.fields) if (value[wire] !== undefined) params[name] = value[wire];
     }
     return params;
+  };
+}
+
+/**
+ * An HTTP request's step from its parts to the handler's parameters, compiled at boot for
+ * both lanes that serve typed endpoints (Fastify's and the fast one); null when the endpoint
+ * takes no request. An endpoint that reads X-Forwarded-For gets it settled first, by TRUST_PROXY.
+ */
+export function compileParamsStep(meta: EndpointMeta, trustProxy: boolean): ((req: IncomingMessage, parts: RawParts) => Source) | null {
+  if (!meta.request) return null;
+  const decode = compileRequestDecoder(meta.request);
+  const readsForwardedFor = meta.request.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for");
+  return (req, parts) => {
+    if (readsForwardedFor) settleForwardedFor(req, trustProxy);
+    return decode(parts);
   };
 }
 

@@ -10,11 +10,10 @@ import { recorder, type SpanRecorder } from "../tracing/mod.ts";
 import { compileAuthStep, type Authenticator } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { fastLaneKey } from "./front-router.ts";
-import { settleForwardedFor } from "./client-address.ts";
 import { retryAfterOf, toWire } from "./errors.ts";
 import { logFailure } from "./failure-log.ts";
 import { noteErrorCode, type RawResponse } from "./raw-response.ts";
-import { compileRequestDecoder, type RawParts } from "./request.ts";
+import { compileParamsStep } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
 import { fitsTypedLane, typedLaneInvoker } from "./typed-lane.ts";
@@ -63,10 +62,9 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   const { meta } = endpoint;
   const traces = recorder;
   const handler = handlerOf(endpoint, traces);
-  const decode = meta.request ? compileRequestDecoder(meta.request) : null;
+  const paramsOf = compileParamsStep(meta, ctx.trustProxy);
   const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
-  const readsForwardedFor = meta.request?.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for") ?? false;
   const chain = endpoint.chain ?? null;
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -74,17 +72,15 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     const pending = authenticate(req.raw, req.query as Source);
     const authData = pending === null ? null : await pending;
     let params: Source | undefined;
-    if (decode) {
-      if (readsForwardedFor) settleForwardedFor(req.raw, ctx.trustProxy);
+    if (paramsOf) {
       const path = req.params as Source;
       if (wildcard !== undefined) path[wildcard] = path["*"];
-      const raw: RawParts = {
+      params = paramsOf(req.raw, {
         path,
         query: req.query as Source,
         headers: req.headers as Source,
         body: req.body === undefined ? {} : req.body, // Fastify skips the parser for an empty body
-      };
-      params = decode(raw);
+      });
     }
     const request = new ApiCallRequest(meta, authData, req.raw, null, params);
     if (chain) {

@@ -7,9 +7,8 @@ import { runWithRequest, type AuthData } from "../reqtrack/mod.ts";
 import type { Endpoint, Handler } from "../registry/endpoints.ts";
 import { recorder } from "../tracing/mod.ts";
 import { compileAuthStep } from "./auth.ts";
-import { settleForwardedFor } from "./client-address.ts";
 import { isFallbackEndpoint } from "./fallback-routes.ts";
-import { compileRequestDecoder } from "./request.ts";
+import { compileParamsStep } from "./request.ts";
 import { serializerSchema } from "./response-schema.ts";
 import { failRequest, type RawInvoker, type RouteContext } from "./routes.ts";
 
@@ -49,9 +48,8 @@ export function fitsTypedLane(endpoint: Endpoint): boolean {
 export function typedLaneInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvoker {
   const { meta } = endpoint;
   const handler = endpoint.handler as Handler;
-  const decode = meta.request ? compileRequestDecoder(meta.request) : null;
+  const paramsOf = compileParamsStep(meta, ctx.trustProxy);
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
-  const readsForwardedFor = meta.request?.fields.some((f) => f.location === "header" && f.wireName === "x-forwarded-for") ?? false;
   const serialize = fastJson(serializerSchema(meta.response!)) as (value: unknown) => string;
   const expose = ctx.exposeInternalErrors;
   const series = meter === null ? null : meter.route(meta.service, meta.name, true);
@@ -66,10 +64,7 @@ export function typedLaneInvoker(endpoint: Endpoint, ctx: RouteContext): RawInvo
     let params: Source | undefined;
     let result: unknown;
     try {
-      if (decode) {
-        if (readsForwardedFor) settleForwardedFor(req, ctx.trustProxy);
-        params = decode({ path: routeParams, query, headers: req.headers as Source, body: noBody });
-      }
+      if (paramsOf) params = paramsOf(req, { path: routeParams, query, headers: req.headers as Source, body: noBody });
       const request = new ApiCallRequest(meta, authData, req, null, params);
       result = runWithRequest(request, () => handler(params));
     } catch (err) {
