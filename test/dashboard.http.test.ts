@@ -105,7 +105,7 @@ describe("app, catalog and flow", () => {
   test("the catalog has POST /shorten with its request type, field docs and doc comment", async () => {
     const { services, auth } = await get<Catalog>("/api/catalog");
     const url = services.find((s) => s.name === "url")!;
-    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["cleanup-stale-urls"], buckets: ["qr-codes"] });
+    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["cleanup-stale-urls", "sweep-outbox"], buckets: ["qr-codes"] });
     expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
     const shorten = url.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^url\/shorten\.ts:\d+$/) });

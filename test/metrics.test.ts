@@ -58,9 +58,12 @@ test("METRICS_PORT serves the app's metrics to the token's bearer; the app's por
     expect(valueOf(after, "e_db_pool_max", { database: "url" })).toBeGreaterThan(0);
     expect(after.has("process_cpu_seconds_total")).toBe(true);
 
-    // The url service's own gauges, set by the outbox sweep (every 5 s): nothing waits once delivered.
+    // The url service's own families: the outbox gauges, set by the sweep at start (nothing
+    // waits once delivered), and the clicks', set by the first write of clicks, within the
+    // 100 ms flush interval of the lookups (a delivery can come sooner).
+    const settled = (s: Scrape) => hasSeries(s, "url_outbox_rows", { service: "url" }) && s.has("url_click_flushes");
     const sweepDeadline = Date.now() + 15_000;
-    while (!hasSeries(after, "url_outbox_rows", { service: "url" }) && Date.now() < sweepDeadline) {
+    while (!settled(after) && Date.now() < sweepDeadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       after = await scrape();
     }

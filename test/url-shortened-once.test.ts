@@ -85,7 +85,7 @@ test("an outbox row published again by the sweep after its delete failed counts 
   // The database answers again; the row is past the sweep's age, so the sweep publishes it again.
   await urlDb.exec`DROP TRIGGER refuse_delete ON url_shortened_outbox`;
   await urlDb.exec`UPDATE url_shortened_outbox SET created_at = created_at - interval '1 minute' WHERE code = 'again1'`;
-  await outboxRelay.sweep(); // or the periodic sweep, if it runs at this moment: either publishes it
+  await outboxRelay.sweep(); // or the sweep its failed relay armed, if that runs first: either publishes it
   await until(async () => (await urlDb.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM url_shortened_outbox`)!.n === 0, "the outbox emptied");
   await until(() => copiesOf(eventId) >= 2, "the second publication delivered");
   await trackAnalyticsIdle();

@@ -11,7 +11,7 @@ test("a sweep after an outage publishes the whole backlog, batch after batch, no
     SELECT 'bk' || lpad(i::text, 4, '0'), 'https://backlog.example/' || i, now() - interval '1 minute'
     FROM generate_series(1, 1234) AS i`;
   const started = Date.now();
-  // The periodic sweep may be the one that takes them, if it runs at this moment: either empties the outbox.
+  // The start-up sweep may be the one that takes them, if it runs at this moment: either empties the outbox.
   await outboxRelay.sweepAll();
   while ((await outboxSize()) > 0 && Date.now() - started < 4000) await new Promise((r) => setTimeout(r, 50));
   expect(await outboxSize()).toBe(0);

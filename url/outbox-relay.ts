@@ -12,26 +12,63 @@ export interface OutboxRow {
 
 /** Rows younger than this are left to the relay of the request that wrote them. */
 const sweepAgeSeconds = 10;
-const sweepIntervalMs = 5_000;
+/** After a relay failed: once its rows are old enough for a sweep to take them. */
+const sweepAfterFailureMs = (sweepAgeSeconds + 1) * 1000;
+/** While a sweep leaves rows behind (pub/sub still away, or rows too young to take). */
+const sweepAgainMs = 5_000;
 const sweepBatch = 500;
 
 /**
  * Moves url-shortened events from the outbox table to the topic. Each batch of
- * stored rows is published right after its commit; a periodic sweep publishes
- * what that missed (the process stopped, pub/sub was down). Publishing happens
- * before the row is deleted, so an event can be published twice (a crash or a
- * failed delete in between) but never lost; every publication of a row carries the
- * same `eventId`, by which consumers count it once.
+ * stored rows is published right after its commit; a sweep publishes what that
+ * missed. Publishing happens before the row is deleted, so an event can be
+ * published twice (a crash or a failed delete in between) but never lost; every
+ * publication of a row carries the same `eventId`, by which consumers count it once.
+ *
+ * Sweeps run only when there can be something to sweep, so an idle instance does
+ * no work: at start (rows a stopped process left), after a relay failed (pub/sub or
+ * the database away), again every 5 s while a sweep leaves rows behind, and hourly
+ * from the `sweep-outbox` cron job (rows of an instance that crashed and never
+ * came back, found by whichever instance runs the job).
  */
 class OutboxRelay {
   #sweeping = false;
+  #next: NodeJS.Timeout | undefined;
 
   /** Publishes freshly committed rows, without holding up the requests that wrote them. */
   relay(rows: readonly OutboxRow[]): void {
     if (rows.length === 0) return;
-    void this.publishAndDelete(rows).catch((err: unknown) =>
-      log.warn(err, "publishing url-shortened events failed; the outbox sweep retries", { rows: rows.length }),
-    );
+    void this.publishAndDelete(rows).catch((err: unknown) => {
+      log.warn(err, "publishing url-shortened events failed; the outbox sweep retries", { rows: rows.length });
+      this.sweepIn(sweepAfterFailureMs);
+    });
+  }
+
+  /** Arms one sweep `ms` from now, unless one is armed already. */
+  sweepIn(ms: number): void {
+    if (this.#next !== undefined) return;
+    this.#next = setTimeout(() => {
+      this.#next = undefined;
+      this.sweepUntilEmpty().catch((err: unknown) => log.warn(err, "outbox sweep failed; trying again", { inMs: sweepAgainMs }));
+    }, ms);
+    this.#next.unref(); // a pending sweep never keeps the process alive by itself
+  }
+
+  /**
+   * Sweeps the whole backlog and arms the next sweep while anything is left (or the
+   * sweep failed). The outbox gauges are set before, so they show the backlog while
+   * pub/sub is away, and after. Resolves with the rows published.
+   */
+  async sweepUntilEmpty(): Promise<number> {
+    try {
+      await this.measure();
+      const published = await this.sweepAll();
+      if ((await this.measure()) > 0) this.sweepIn(sweepAgainMs);
+      return published;
+    } catch (err) {
+      this.sweepIn(sweepAgainMs);
+      throw err;
+    }
   }
 
   /** Publishes rows older than the sweep age; instances skip rows another one holds. */
@@ -39,8 +76,6 @@ class OutboxRelay {
     if (this.#sweeping) return 0;
     this.#sweeping = true;
     try {
-      // Measured before publishing, so the gauges show the backlog while pub/sub is away too.
-      await this.measure();
       await using tx = await db.begin();
       const rows = await tx.queryAll<OutboxRow>`
         SELECT id, code, original_url, created_at FROM url_shortened_outbox
@@ -70,13 +105,14 @@ class OutboxRelay {
     }
   }
 
-  /** Sets the outbox gauges: one aggregate over a table that stays small while pub/sub keeps up. */
-  private async measure(): Promise<void> {
+  /** Sets the outbox gauges and resolves with the rows left: one aggregate over a table that stays small while pub/sub keeps up. */
+  private async measure(): Promise<number> {
     const row = await db.queryRow<{ rows: number; lag: number }>`
       SELECT count(*)::int AS rows, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS lag
       FROM url_shortened_outbox`;
     outboxRows.set(row!.rows);
     outboxLagSeconds.set(row!.lag);
+    return row!.rows;
   }
 
   private async publishAndDelete(rows: readonly OutboxRow[]): Promise<void> {
@@ -105,7 +141,5 @@ export function eventIdOf(row: Pick<OutboxRow, "id" | "code">): string {
 
 export const outboxRelay = new OutboxRelay();
 
-const sweeper = setInterval(() => {
-  outboxRelay.sweepAll().catch((err: unknown) => log.warn(err, "outbox sweep failed"));
-}, sweepIntervalMs);
-sweeper.unref(); // the sweep never keeps the process alive by itself
+// Rows a stopped process left behind, this instance's or another's.
+outboxRelay.sweepIn(0);
