@@ -2,7 +2,8 @@
 // server, in one run, with one load generator. Figures are ratios to the bare server.
 //
 //   BENCH_SECONDS (5)         length of each measurement
-//   BENCH_ROUNDS (3)          rounds; each figure is the median over them
+//   BENCH_ROUNDS (3)          rounds; each figure is the median over them, each ratio over
+//                             the rounds' ratios to a run of the baseline just before each
 //   BENCH_CONNECTIONS (100)   concurrent connections
 //   BENCH_LINKS (100000)      links seeded before measuring
 //   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
@@ -31,6 +32,14 @@ interface Row {
   readonly name: string;
   /** The median round; `all` keeps every round, for the click totals. */
   readonly result: LoadResult & { all: readonly LoadResult[] };
+  /** The median over rounds of this round's rps over the baseline's, measured just before. */
+  readonly ratio: number;
+  /** Every round's ratio, in order. */
+  readonly rounds: string;
+}
+
+function medianOf(values: readonly number[]): number {
+  return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 }
 
 function median(results: readonly LoadResult[]): LoadResult & { all: readonly LoadResult[] } {
@@ -53,7 +62,7 @@ const mix = { shorten: 0.05, stats: 0.05 };
 async function main(): Promise<void> {
   console.log(
     `load generator: ${generatorName()}, ${connections} connections, ${links} links; ` +
-      `each figure is the median of ${rounds} rounds of ${seconds} s, the baseline measured in every round`,
+      `each figure is the median of ${rounds} rounds of ${seconds} s, each ratio the median of its rounds' ratios to a run of the baseline just before`,
   );
   if (process.env.BENCH_EMBEDDED !== "0") await benchEngine("embedded PostgreSQL", { DATABASE_URL: "" });
   if (postgresUrl) await benchEngine("PostgreSQL", { DATABASE_URL: postgresUrl });
@@ -93,21 +102,31 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     // Shorten last, in rounds of its own: each of its runs adds some 100k links, which
     // would push the seeded codes out of the cache the lookups are measured with.
     // (f) adds a twentieth of that, so it stays with the lookups.
+    // Each figure is paired with a run of the baseline just before it: this host's speed
+    // changes by up to 2x from one run to the next (the bare server alone made 12k, then
+    // 36k rps in adjacent 4 s runs), and a ratio of runs seconds apart follows it less than
+    // one of medians taken minutes apart.
     const passes = [
-      [0, 2, 1, 4, 5],
-      [0, 3],
+      [2, 1, 4, 5],
+      [3],
     ];
     const results: LoadResult[][] = scenarios.map(() => []);
+    const ratios: number[][] = scenarios.map(() => []);
     for (const pass of passes) {
       for (let round = 0; round < rounds; round++) {
         for (const i of pass) {
           const [, target, scenario] = scenarios[i]!;
-          results[i]!.push(await runLoad(target, scenario, opts));
-          if (i !== 0) await settle(databaseServer, prefix);
+          const base = await runLoad(bare.url, scenarios[0]![2], opts);
+          const result = await runLoad(target, scenario, opts);
+          results[0]!.push(base);
+          results[i]!.push(result);
+          ratios[0]!.push(1);
+          ratios[i]!.push(result.rps / base.rps);
+          await settle(databaseServer, prefix);
         }
       }
     }
-    scenarios.forEach(([name], i) => rows.push({ name, result: median(results[i]!) }));
+    scenarios.forEach(([name], i) => rows.push({ name, result: median(results[i]!), ratio: medianOf(ratios[i]!), rounds: i === 0 ? "baseline" : ratios[i]!.map((r) => r.toFixed(2)).join(" ") }));
     exact = await exactClicks(app);
   } finally {
     await bare.stop();
@@ -226,12 +245,11 @@ async function settle(serverUrl: string, prefix: string): Promise<void> {
 }
 
 function printTable(engine: string, rows: readonly Row[]): void {
-  const base = rows[0]!.result.rps;
   console.log(`\n${engine}`);
-  console.log("| Scenario | rps | p50 ms | p99 ms | ratio to (a) | non-2xx/errors |");
-  console.log("|---|---:|---:|---:|---:|---:|");
-  for (const { name, result: r } of rows) {
-    console.log(`| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.rps / base).toFixed(2)} | ${r.failed} |`);
+  console.log("| Scenario | rps | p50 ms | p99 ms | ratio to (a) | ratio, each round | non-2xx/errors |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const { name, result: r, ratio, rounds: each } of rows) {
+    console.log(`| ${name} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio.toFixed(2)} | ${each} | ${r.failed} |`);
   }
 }
 
