@@ -24,5 +24,6 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "shorten",
   "url",
   "url.cleanupStaleUrls",
+  "url.sweepOutbox",
   "users",
 ]);
