@@ -38,13 +38,13 @@ interface Row {
   readonly rounds: string;
 }
 
-function medianOf(values: readonly number[]): number {
-  return [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+/** The middle item by `key` (the upper one of an even count). */
+function middle<T>(items: readonly T[], key: (item: T) => number): T {
+  return [...items].sort((x, y) => key(x) - key(y))[Math.floor(items.length / 2)]!;
 }
 
 function median(results: readonly LoadResult[]): LoadResult & { all: readonly LoadResult[] } {
-  const sorted = [...results].sort((x, y) => x.rps - y.rps);
-  return { ...sorted[Math.floor(sorted.length / 2)]!, all: results };
+  return { ...middle(results, (r) => r.rps), all: results };
 }
 
 function sumOk(row: Row): number {
@@ -120,13 +120,16 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
           const result = await runLoad(target, scenario, opts);
           results[0]!.push(base);
           results[i]!.push(result);
-          ratios[0]!.push(1);
           ratios[i]!.push(result.rps / base.rps);
           await settle(databaseServer, prefix);
         }
       }
     }
-    scenarios.forEach(([name], i) => rows.push({ name, result: median(results[i]!), ratio: medianOf(ratios[i]!), rounds: i === 0 ? "baseline" : ratios[i]!.map((r) => r.toFixed(2)).join(" ") }));
+    scenarios.forEach(([name], i) => {
+      const result = median(results[i]!);
+      if (i === 0) rows.push({ name, result, ratio: 1, rounds: "baseline" });
+      else rows.push({ name, result, ratio: middle(ratios[i]!, (r) => r), rounds: ratios[i]!.map((r) => r.toFixed(2)).join(" ") });
+    });
     exact = await exactClicks(app);
   } finally {
     await bare.stop();
