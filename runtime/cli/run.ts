@@ -46,7 +46,10 @@ try {
     cfg.databaseUrl ? undefined : EmbeddedSession.open({ dir: clusterDir, connectTimeoutMs: cfg.sql.connectTimeoutMs }),
     rebuild("start"),
   ]);
-  if (session) say(`embedded PostgreSQL at ${clusterDir}, kept running across restarts`);
+  if (session) {
+    const { dir, movedBecause } = session.home;
+    say(`embedded PostgreSQL at ${dir}, kept running across restarts${movedBecause ? ` (not in ${clusterDir}: ${movedBecause})` : ""}`);
+  }
   watchSources();
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());

@@ -14,7 +14,7 @@ import {
   connectServer,
   connectionsReady,
   disconnectServer,
-  embeddedClusterDir,
+  embeddedClusterHome,
   openDatabases,
   openedDatabases,
   physicalName,
@@ -139,7 +139,7 @@ function describeMetrics(server: Server | null, host: string, appPort: number): 
 function describeDatabase(names: string[]): string {
   if (names.length === 0) return "none (no databases)";
   const cfg = config();
-  const where = cfg.databaseUrl ? `PostgreSQL at ${new URL(cfg.databaseUrl).host}` : `embedded PostgreSQL in ${embeddedClusterDir()}`;
+  const where = cfg.databaseUrl ? `PostgreSQL at ${new URL(cfg.databaseUrl).host}` : `embedded PostgreSQL in ${embeddedClusterHome()}`;
   return `${where}, databases ${names.map(physicalName).join(", ")}, at most ${poolShare()} connections each`;
 }
 

@@ -21,10 +21,11 @@ import { readPrismaMigrations } from "./prisma-migrations.ts";
 let embedded: Promise<EmbeddedSession> | undefined;
 let embeddedUrl: string | undefined;
 let embeddedPlainUrl: string | undefined;
+let embeddedHome: string | undefined;
 
 /**
  * Connects this process to its server: DATABASE_URL's, or else the embedded
- * cluster under $DATA_DIR/postgres, which is started (and created on first use)
+ * cluster of $DATA_DIR/postgres, which is started (and created on first use)
  * or joined when another process already runs it. Call once, before opening databases.
  * Makes node-postgres's lost connections safe for the app's own clients too (pg-error-guard.ts).
  */
@@ -44,8 +45,11 @@ export async function connectServer(): Promise<void> {
   const session = await embedded;
   embeddedUrl = session.url;
   embeddedPlainUrl = session.plainUrl;
+  embeddedHome = session.home.dir;
   const log = rootLogger();
-  if (session.started) log.info({ dir: embeddedClusterDir() }, "embedded PostgreSQL started");
+  const { dir, movedBecause } = session.home;
+  if (movedBecause) log.info({ dir }, `embedded PostgreSQL cluster in ${dir}, not in ${embeddedClusterDir()}: ${movedBecause}`);
+  if (session.started) log.info({ dir }, "embedded PostgreSQL started");
   const legacy = path.join(cfg.dataDir, "pglite");
   if (existsSync(legacy)) {
     log.warn({ dir: legacy }, "found data of the earlier embedded engine (PGlite), which is no longer read; see the README's section on the embedded PostgreSQL");
@@ -65,12 +69,18 @@ export async function disconnectServer(graceMs = 0, closing: ClosingOptions = {}
   embedded = undefined;
   embeddedUrl = undefined;
   embeddedPlainUrl = undefined;
+  embeddedHome = undefined;
   await session?.release(graceMs);
 }
 
-/** Where the embedded cluster lives. */
+/** The embedded cluster's folder: $DATA_DIR/postgres, which under root may live elsewhere (embeddedClusterHome). */
 export function embeddedClusterDir(): string {
   return path.join(config().dataDir, "postgres");
+}
+
+/** Where the embedded cluster this process is connected to lives. */
+export function embeddedClusterHome(): string {
+  return embeddedHome ?? embeddedClusterDir();
 }
 
 /** The server's address: `plain` for the app's clients, else the runtime's own (named for this process). */

@@ -1,7 +1,7 @@
 // The embedded cluster's life: created once, reused, joined, stopped, and started
 // past whatever a killed process left behind. Each test has a cluster folder of its own.
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { tempDataDir } from "../../../test/temp-dir.ts";
 import { startCluster, stopCluster } from "./cluster.ts";
 import { binariesRunnableBy } from "./binaries.ts";
+import { sharedClusterDir } from "./location.ts";
 import { assertReachable, blockingFolder } from "./os-user.ts";
 import { runningPostmaster } from "./postmaster.ts";
 
@@ -150,10 +151,12 @@ describe("the embedded cluster", () => {
 
   // Under root this runs as "nobody", who must be able to read this checkout: a checkout
   // in a private folder (mode 0700 above it) cannot be tried that way, and is skipped.
-  test.skipIf(ordinaryUser() === null)("started by an ordinary user it runs as that user", async () => {
+  // DATA_DIR is that user's private folder: only under root does the cluster move out of it.
+  test.skipIf(ordinaryUser() === null)("started by an ordinary user it runs as that user, in DATA_DIR even when private", async () => {
     const dir = clusterDir();
     const { uid, gid } = ordinaryUser()!;
     execFileSync("chown", [`${uid}:${gid}`, path.dirname(dir)]);
+    chmodSync(path.dirname(dir), 0o700);
     const script = `
       import { startCluster } from ${JSON.stringify(path.resolve("runtime/internal/sql/embedded/cluster.ts"))};
       const c = await startCluster({ dir: ${JSON.stringify(dir)}, durability: "disposable" });
@@ -168,5 +171,6 @@ describe("the embedded cluster", () => {
     const server = runningPostmaster(path.join(dir, "pgdata"))!;
     expect(ownerOf(server.pid)).toBe(uid);
     expect(readFileSync(path.join(dir, "password"), "utf8")).toMatch(/^[\w-]{32}$/);
+    expect(existsSync(path.dirname(sharedClusterDir(dir)))).toBe(false);
   });
 });

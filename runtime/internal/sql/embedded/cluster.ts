@@ -4,7 +4,8 @@ import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { binariesRunnableBy, postgresBinaries } from "./binaries.ts";
 import { clusterFiles, ensureInitialised, superuser, type ClusterFiles } from "./initdb.ts";
-import { serverAccount } from "./os-user.ts";
+import { clusterHome, prepareSharedHome, type ClusterHome } from "./location.ts";
+import { existingServerAccount, serverAccount } from "./os-user.ts";
 import { runningPostmaster, stopPostmaster, waitUntilGone, type Postmaster } from "./postmaster.ts";
 import { serverSettings, type Durability } from "./settings.ts";
 
@@ -12,7 +13,7 @@ import { serverSettings, type Durability } from "./settings.ts";
 const serverTimeoutMs = 60_000;
 
 export interface ClusterOptions {
-  /** Where the cluster lives: $DATA_DIR/postgres. */
+  /** The cluster's folder, $DATA_DIR/postgres; under root it may live elsewhere (clusterHome). */
   readonly dir: string;
   /** "disposable" (tests) trades crash safety for speed; the default keeps data safe. */
   readonly durability?: Durability;
@@ -25,6 +26,8 @@ export interface RunningCluster {
   readonly port: number;
   /** Whether this call started the server (false: it was already running). */
   readonly started: boolean;
+  /** Where the cluster lives. */
+  readonly home: ClusterHome;
 }
 
 /**
@@ -35,13 +38,14 @@ export interface RunningCluster {
  */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const durability = options.durability ?? "durable";
-  const { account, binaries, files } = await initialiseCluster(options);
+  const { account, binaries, home, files } = await initialiseCluster(options);
   const pgdata = realpathSync(files.pgdata);
   const password = readFileSync(files.passwordFile, "utf8").trim();
   const address = (port: number, started: boolean): RunningCluster => ({
     url: `postgres://${superuser}:${password}@127.0.0.1:${port}/postgres`,
     port,
     started,
+    home,
   });
 
   for (let attempt = 1; ; attempt++) {
@@ -62,20 +66,22 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
 }
 
-/** Creates the cluster in `dir` (initdb) unless it exists; does not start it. */
+/** Creates the cluster asked for in `dir` (initdb) unless it exists; does not start it. */
 export async function initialiseCluster(options: ClusterOptions) {
   const account = serverAccount();
   const binaries = binariesRunnableBy(postgresBinaries(), account);
-  const files = clusterFiles(options.dir);
+  const home = clusterHome(options.dir, account);
+  if (home.movedBecause) prepareSharedHome(home, options.dir);
+  const files = clusterFiles(home.dir);
   await ensureInitialised(files, binaries, account, options.durability ?? "durable");
-  return { account, binaries, files };
+  return { account, binaries, home, files };
 }
 
-/** Stops the cluster's server, if it runs: a fast shutdown, which ends open sessions. */
+/** Stops the server of the cluster asked for in `dir`, if it runs: a fast shutdown, which ends open sessions. */
 export async function stopCluster(dir: string): Promise<void> {
   let pgdata: string;
   try {
-    pgdata = realpathSync(clusterFiles(dir).pgdata);
+    pgdata = realpathSync(clusterFiles(clusterHome(dir, existingServerAccount()).dir).pgdata);
   } catch {
     return; // no cluster there
   }

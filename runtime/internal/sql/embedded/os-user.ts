@@ -38,6 +38,11 @@ export function serverAccount(): ServerAccount | null {
   return created;
 }
 
+/** The account the server runs as under root when it exists already (never creates it); null for any other user. */
+export function existingServerAccount(): ServerAccount | null {
+  return process.getuid?.() === 0 ? lookUp(accountName) : null;
+}
+
 /**
  * Fails, naming the folder, when `account` cannot reach `target`: every folder
  * above it must let that account pass (x), as /root (mode 0700) does not.

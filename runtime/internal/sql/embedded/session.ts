@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { KeptConnection } from "../kept-connection.ts";
 import { startCluster, stopCluster, type ClusterOptions } from "./cluster.ts";
+import type { ClusterHome } from "./location.ts";
 
 /**
  * This process's use of the embedded cluster. While it lasts, one idle connection
@@ -24,6 +25,8 @@ export class EmbeddedSession {
     private readonly options: ClusterOptions,
     private readonly presence: KeptConnection,
     readonly started: boolean,
+    /** Where the cluster lives: `options.dir`, or elsewhere under root (clusterHome). */
+    readonly home: ClusterHome,
   ) {}
 
   /** Joins the cluster, starting (and on first use, creating) it when needed. */
@@ -34,7 +37,7 @@ export class EmbeddedSession {
     url.searchParams.set("application_name", applicationName);
     const presence = new KeptConnection({ url: url.href, connectTimeoutMs: options.connectTimeoutMs });
     await presence.open();
-    return new EmbeddedSession(url.href, cluster.url, options, presence, cluster.started);
+    return new EmbeddedSession(url.href, cluster.url, options, presence, cluster.started, cluster.home);
   }
 
   /**
