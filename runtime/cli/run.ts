@@ -46,10 +46,8 @@ try {
     cfg.databaseUrl ? undefined : EmbeddedSession.open({ dir: clusterDir, connectTimeoutMs: cfg.sql.connectTimeoutMs }),
     rebuild("start"),
   ]);
-  if (session) {
-    const { dir, movedBecause } = session.home;
-    say(`embedded PostgreSQL at ${dir}, kept running across restarts${movedBecause ? ` (not in ${clusterDir}: ${movedBecause})` : ""}`);
-  }
+  // Where it lives: $DATA_DIR/postgres, or (as root, in a private folder) elsewhere, which the app's own log says why.
+  if (session) say(`embedded PostgreSQL at ${session.home.dir}, kept running across restarts`);
   watchSources();
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
