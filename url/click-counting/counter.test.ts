@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { db } from "../db";
 import { shorten } from "../shorten";
 import { CommitUnknown, type ClickWriter } from "./batches";
-import { ClickCounter } from "./counter";
+import { ClickCounter, type Keeper } from "./counter";
 import { clickWriter } from "./store";
 
 async function storedClicks(code: string): Promise<number> {
@@ -187,5 +187,63 @@ describe("exactly once", () => {
     await locker.rollback();
     await counter.flush();
     expect(await storedClicks(code)).toBe(6);
+  });
+});
+
+/**
+ * A journal kept in memory, whose rewrites the test decides: the file layer has tests
+ * of its own (journal.test.ts); these are of what the counter puts in it.
+ */
+class MemoryJournal implements Keeper {
+  readonly path = "memory";
+  records: { seq: number; counts: ReadonlyMap<string, number> }[] = [];
+  open = false;
+  wantsRewrite = false;
+  async append(seq: number, counts: ReadonlyMap<string, number>) {
+    this.open = true;
+    this.records.push({ seq, counts: new Map(counts) });
+  }
+  async rewrite(records: readonly { seq: number; counts: ReadonlyMap<string, number> }[]) {
+    this.open = true;
+    this.records = records.map((r) => ({ seq: r.seq, counts: new Map(r.counts) }));
+  }
+  async remove() {
+    this.open = false;
+    this.records = [];
+  }
+  /** What a replay would store for `code`, with nothing of the writer's stored yet. */
+  replayed(code: string): number {
+    return this.records.reduce((n, r) => n + (r.counts.get(code) ?? 0), 0);
+  }
+}
+
+describe("what the counter keeps in its journal", () => {
+  test("a rewrite while a write runs, and that write failing after it: each click in the journal once", async () => {
+    const { code } = await shorten({ url: "https://keeper.example/rewrite" });
+    const journal = new MemoryJournal();
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const counter = new ClickCounter(
+      async () => {
+        if (++calls === 1) await stuck; // a database that stopped answering
+        throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      },
+      20,
+      journal,
+    );
+    for (let i = 0; i < 5; i++) counter.record(code);
+    await sleep(40); // the write of those 5 runs, stuck
+    journal.wantsRewrite = true; // the next keep rewrites the journal whole, stuck batch included
+    for (let i = 0; i < 2; i++) counter.record(code);
+    await sleep(150); // a tick kept the 2 while the write runs
+    expect(journal.replayed(code)).toBe(7);
+    journal.wantsRewrite = false;
+    release(); // the stuck write fails: its batch is in the journal already
+    await sleep(150);
+    expect(calls).toBeGreaterThan(1);
+    expect(journal.replayed(code)).toBe(7);
+    expect(counter.pendingClicks).toBe(7);
+    await counter.stop(0);
   });
 });

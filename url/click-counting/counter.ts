@@ -3,6 +3,9 @@ import log from "encore.dev/log";
 import { addCounts, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import type { ClickJournal } from "./journal";
 
+/** What the counter uses of its journal. */
+export type Keeper = Pick<ClickJournal, "path" | "open" | "wantsRewrite" | "append" | "rewrite" | "remove">;
+
 /** How soon a failed write is retried when writes are otherwise immediate, and while stopping. */
 const retryDelayMs = 100;
 /** How long a stop keeps retrying a write the database refuses before it leaves the clicks in the journal. */
@@ -28,6 +31,8 @@ interface InFlight {
   readonly seq: number;
   readonly fresh: Counts;
   readonly kept: Counts;
+  /** A rewrite of the journal put the fresh part there too, under `seq`. */
+  freshKept: boolean;
 }
 
 /**
@@ -102,7 +107,7 @@ export class ClickCounter {
   constructor(
     private readonly write: ClickWriter,
     private readonly intervalMs: number,
-    private readonly journal?: ClickJournal,
+    private readonly journal?: Keeper,
   ) {
     this.#synchronous = intervalMs === 0;
   }
@@ -252,7 +257,7 @@ export class ClickCounter {
     this.#fenceLifted = undefined;
     if (!this.hasUnwritten()) return;
     if (this.journal?.open) await this.keepFresh(); // a database in trouble: on disk before each try
-    const batch: InFlight = { seq: this.#seq++, fresh: this.#fresh, kept: this.#kept };
+    const batch: InFlight = { seq: this.#seq++, fresh: this.#fresh, kept: this.#kept, freshKept: false };
     this.#fresh = new Map();
     this.#kept = new Map();
     this.#freshTotal = this.#keptTotal = 0;
@@ -282,7 +287,7 @@ export class ClickCounter {
     if (failure === undefined) return this.succeeded();
     // What this batch held that was not on disk yet goes there under its number, which
     // is right whether it is stored later by a retry or, unknown to us, already was.
-    await this.keep(batch.seq, batch.fresh);
+    if (!batch.freshKept) await this.keep(batch.seq, batch.fresh);
     await this.failed(failure);
   }
 
@@ -299,7 +304,7 @@ export class ClickCounter {
 
   /** Puts `counts` in the journal as part of batch `seq`; when that fails, tries a whole rewrite next time. */
   private async keep(seq: number, counts: ReadonlyMap<string, number>): Promise<void> {
-    if (!this.journal || counts.size === 0) return;
+    if (!this.journal || (counts.size === 0 && !this.#journalStale)) return;
     try {
       if (this.#journalStale || this.journal.wantsRewrite) await this.journal.rewrite(this.takeAllForJournal());
       else await this.journal.append(seq, counts);
@@ -316,7 +321,10 @@ export class ClickCounter {
    */
   private takeAllForJournal(): Doubtful[] {
     const records: Doubtful[] = [...this.#doubtful];
-    if (this.#inFlight) records.push({ seq: this.#inFlight.seq, counts: sumCounts(this.#inFlight.fresh, this.#inFlight.kept) });
+    if (this.#inFlight) {
+      records.push({ seq: this.#inFlight.seq, counts: sumCounts(this.#inFlight.fresh, this.#inFlight.kept) });
+      this.#inFlight.freshKept = true;
+    }
     // Kept and fresh clicks go into the next batch, numbered #seq.
     records.push({ seq: this.#seq, counts: sumCounts(this.#kept, this.#fresh) });
     this.#keptTotal += addCounts(this.#kept, this.#fresh);

@@ -118,6 +118,33 @@ describe("the click journal", () => {
     expect(await storedClicks(code)).toBe(6);
   });
 
+  test("a write still running at the stop deadline: its batch is in the journal once, whatever the write's end", async () => {
+    const { code } = await shorten({ url: "https://journal.example/stuck" });
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const journal = new ClickJournal(dir, writer);
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const counter = new ClickCounter(
+      async () => {
+        await stuck; // a database that stopped answering
+        throw new Error("Query read timeout");
+      },
+      60_000,
+      journal,
+    );
+    for (let i = 0; i < 5; i++) counter.record(code);
+    const flushing = counter.flush();
+    const stopping = counter.stop(200); // queued behind the stuck write
+    await sleep(300); // past the deadline: everything, the stuck batch included, is in the journal
+    release();
+    await flushing; // the write fails now, after the batch went to the journal
+    await stopping;
+    expect(counter.lostClicks).toBe(0);
+    expect(await replay()).toBe(5);
+    expect(await storedClicks(code)).toBe(5);
+  });
+
   test("a journal whose process still runs is left alone, and so is one of a writer this database does not know", async () => {
     const { code } = await shorten({ url: "https://journal.example/alive" });
     const alive = path.join(dir, `clicks-${randomUUID()}.journal`);
