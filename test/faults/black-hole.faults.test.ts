@@ -12,8 +12,8 @@ import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/c
 import { startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/test/temp-dir.ts";
 import { BlackHoleProxy } from "./black-hole.ts";
-import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
-import { queryDatabase } from "./query.ts";
+import { rps, shortenLimitsOff, summary, Tally } from "./load.ts";
+import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";
 
 const dataDir = tempDataDir("black-hole-test-");
 const clusterDir = path.join(dataDir, "postgres");
@@ -54,36 +54,10 @@ test("the app rides out a network black hole to its database: 200 or 503 within 
   let exited = false;
   app.child.once("exit", () => (exited = true));
 
-  const seeded = await seedLinks(app, 40, "hole");
-  const cached = seeded.slice(0, 20).map((s) => s.code);
-  for (const code of cached) expect((await send(app, `/${code}`, { method: "HEAD" })).status).toBe(200);
-  const uncached = seeded.slice(20).map((s) => s.code);
-
+  const links = await seedOutageLinks(app, 40, "hole");
   const tally = new Tally();
   let phase: Phase = "up";
-  let serial = 0;
-  const lookUp = async (kind: string, code: string) => {
-    const at = phase;
-    const answer = await send(app, `/${code}`, {}, requestLimitMs);
-    tally.add(kind, at, answer);
-    if (answer.status === 200) tally.click(code);
-  };
-  const load = runClients(clients, async () => {
-    const roll = Math.random();
-    const at = phase;
-    if (roll < 0.55) await lookUp("cached lookup", pick(cached));
-    else if (roll < 0.7) await lookUp("uncached lookup", pick(uncached));
-    else if (roll < 0.8) tally.add("stats", at, await send(app, `/${pick(cached)}/stats`, {}, requestLimitMs));
-    else {
-      const url = `https://example.com/hole/${serial++}`;
-      const answer = await shorten(app, url, requestLimitMs);
-      tally.add("shorten", at, answer);
-      if (answer.code) {
-        tally.shortened.push({ code: answer.code, url });
-        uncached.push(answer.code);
-      }
-    }
-  });
+  const load = outageLoad(app, links, tally, { clients, requestLimitMs, phase: () => phase });
 
   await sleep(2000);
   phase = "hole";
@@ -95,14 +69,7 @@ test("the app rides out a network black hole to its database: 200 or 503 within 
   await load.stop();
   const loadMs = performance.now() - load.startedAt;
 
-  // Stats are exact while the app runs: stored clicks plus those it holds, each answered click once.
-  const statsAfter: Record<string, number> = {};
-  for (const code of cached) {
-    const { status, body } = await send(app, `/${code}/stats`);
-    expect(status).toBe(200);
-    statsAfter[code] = (JSON.parse(body!) as { clicks: number }).clicks;
-  }
-  expect(statsAfter).toEqual(Object.fromEntries(cached.map((c) => [c, tally.clicks.get(c) ?? 0])));
+  await expectExactStats(app, links.cached, tally);
   expect(exited).toBe(false);
   expect(await app.stop()).toBe(0);
 
@@ -115,20 +82,13 @@ test("the app rides out a network black hole to its database: 200 or 503 within 
   expect(tally.count((kind, at, status) => kind === "shorten" && at === "hole" && status === "503")).toBeGreaterThan(0);
   expect(tally.count((kind, at, status) => kind === "shorten" && at === "back" && status === "200")).toBeGreaterThan(0);
 
-  // With the app stopped (a clean stop writes what it kept): every acknowledged link, every answered click once.
-  const rows = await queryDatabase<{ code: string; original_url: string; clicks: number }>(cluster.url, "url", "SELECT code, original_url, clicks FROM urls");
-  const stored = new Map(rows.map((r) => [r.code, r]));
-  const lost = [...seeded, ...tally.shortened].filter((s) => stored.get(s.code)?.original_url !== s.url);
-  expect(lost).toEqual([]);
-  const storedClicks = Object.fromEntries(rows.filter((r) => r.clicks > 0).map((r) => [r.code, r.clicks]));
-  expect(storedClicks).toEqual(Object.fromEntries(tally.clicks));
+  const rows = await expectNothingLost(cluster.url, links, tally);
 
-  const slowest503 = Math.max(0, ...[...tally.slowest].filter(([key]) => key.endsWith(" / 503")).map(([, ms]) => ms));
   summary("network black hole", {
     "load held": `${tally.requests} requests, ${rps(tally.requests, loadMs)} rps, ${clients} clients`,
-    "faults survived": `every packet to PostgreSQL dropped for ${holeMs / 1000} s, then delivered late: ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(slowest503)} ms; query timeout ${queryTimeoutMs} ms)`,
-    "acknowledged links": seeded.length + tally.shortened.length,
+    "faults survived": `every packet to PostgreSQL dropped for ${holeMs / 1000} s, then delivered late: ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(slowest503(tally))} ms; query timeout ${queryTimeoutMs} ms)`,
+    "acknowledged links": links.seeded.length + tally.shortened.length,
     "answered clicks": tally.totalClicks,
-    lost: lost.length + Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
+    lost: Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
   });
 }, 150_000);

@@ -20,9 +20,8 @@ export class BlackHoleProxy {
 
   /** A proxy on a free loopback port to `target`. */
   static async start(target: { host: string; port: number }): Promise<BlackHoleProxy> {
-    let proxy!: BlackHoleProxy;
     const server = net.createServer((client) => proxy.accept(client));
-    proxy = new BlackHoleProxy(server, target);
+    const proxy = new BlackHoleProxy(server, target);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return proxy;
   }
