@@ -1,6 +1,7 @@
 // A stop while the database is away: the app keeps retrying its answered clicks and
 // the runtime keeps the database open for those retries, until a deadline; past it
-// the clicks still unwritten are logged as lost, with their exact number.
+// the clicks still unwritten stay in the click journal on disk, and the next start
+// stores them.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -58,7 +59,7 @@ test("a stop with the database away for 2 s still writes every answered click", 
   expect(await storedClicks(code)).toBe(40);
 }, 120_000);
 
-test("a stop with the database away past the deadline logs the exact number of clicks lost", async () => {
+test("a stop with the database away past the deadline leaves every answered click in the journal, and the next start stores them", async () => {
   const app = await startApp(env);
   const code = await clickedLink(app, 37);
   await stopCluster(clusterDir);
@@ -67,6 +68,13 @@ test("a stop with the database away past the deadline logs the exact number of c
   // The app retried for its 8 s and the runtime exited within its 10 s hard limit.
   expect(Date.now() - started).toBeGreaterThan(7000);
   expect(Date.now() - started).toBeLessThan(12_000);
-  expect(app.output()).toMatch(/37 clicks lost: the database could not be written before the stop deadline/);
+  expect(app.output()).toMatch(/37 clicks left in the click journal: the database could not be written before the stop deadline/);
+  expect(app.output()).not.toMatch(/clicks lost/);
   expect(await storedClicks(code)).toBe(0);
+
+  const next = await startApp(env); // the same DATA_DIR, so the same journal folder
+  for (const deadline = Date.now() + 10_000; (await storedClicks(code)) !== 37 && Date.now() < deadline; ) await sleep(100);
+  expect(await next.stop("SIGTERM")).toBe(0);
+  expect(next.output()).toMatch(/stored 37 clicks from the journal of a process that stopped during a database outage/);
+  expect(await storedClicks(code)).toBe(37);
 }, 120_000);

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "./cache";
-import { ClickCounter } from "./click-counter";
+import { ClickCounter } from "./click-counting/counter";
+import { clickWriter } from "./click-counting/store";
 import { cleanupStaleUrls } from "./cleanup";
-import { clickCounter, writeClicks } from "./clicks";
+import { clickCounter } from "./clicks";
 import { db } from "./db";
 import { linkOf } from "./lookup";
 import { deleteUnclicked, removeStaleUrls } from "./stale-urls";
@@ -49,7 +51,7 @@ describe("cleanup of stale urls", () => {
   test("a click held by another instance while a run marks the url keeps it, and is stored", async () => {
     await insertUrl("other1", 91);
     // A second instance on the same database: its own counter, a long flush interval.
-    const other = new ClickCounter(writeClicks, 60_000);
+    const other = new ClickCounter(clickWriter(randomUUID(), 5000), 60_000);
     other.record("other1");
 
     expect(await removeStaleUrls()).toMatchObject({ marked: 1 });
@@ -88,7 +90,7 @@ describe("cleanup of stale urls", () => {
   test("a click written for a url deleted meanwhile is counted as lost and logged, not dropped silently", async () => {
     await insertUrl("gone01", 91);
     await insertUrl("kept01", 91);
-    const other = new ClickCounter(writeClicks, 60_000);
+    const other = new ClickCounter(clickWriter(randomUUID(), 5000), 60_000);
     for (let i = 0; i < 3; i++) other.record("gone01");
     other.record("kept01");
     const lost: number[] = [];

@@ -1,10 +1,18 @@
 // The url service's tunables, read from the environment once, validated and frozen.
+import path from "node:path";
 
 export interface UrlConfig {
   /** How many code → URL entries each instance keeps in memory. */
   readonly cacheSize: number;
   /** How often counted clicks are written; 0 writes each click before answering. */
   readonly clickFlushIntervalMs: number;
+  /**
+   * The server-side limit of one write of clicks (statement_timeout; lock_timeout is
+   * half of it). Below the runtime's query timeout, so the server gives up first.
+   */
+  readonly clickWriteTimeoutMs: number;
+  /** Where clicks that cannot be written wait on disk (an absolute path). */
+  readonly clickJournalDir: string;
   /** The QR-code extension: each shorten stores a PNG of its short link and answers with its URL. */
   readonly qrCodes: boolean;
   /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
@@ -15,6 +23,10 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
   return Object.freeze({
     cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
     clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
+    clickWriteTimeoutMs: wholeNumber(env, "CLICK_WRITE_TIMEOUT_MS", 5000, 100, 600_000),
+    // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
+    // uses it), else .data under the working directory.
+    clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
     // Off unless asked for: the spec makes QR codes an optional extension.
     qrCodes: onOff(env, "QR_CODES", false),
     // Off: the spec's shorten examples carry no credentials.

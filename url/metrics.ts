@@ -25,5 +25,5 @@ export const clickFlushMicroseconds = new Counter("url_click_flush_microseconds"
 /** How long the last write of clicks took, in seconds. */
 export const clickFlushLastSeconds = new Gauge("url_click_flush_last_seconds");
 
-/** Answered clicks that could not be stored (their link deleted, or the database away past the stop deadline). */
+/** Answered clicks that could not be stored (their link deleted, or neither written nor kept in the click journal). */
 export const clicksLost = new Counter("url_clicks_lost");

@@ -1,6 +1,6 @@
 /**
  * The first path segment of every fixed route a deployment serves: the app's endpoints,
- * and what the self-host runtime adds (/healthz, /objects, /__encore, /metrics). A short code equal
+ * and what the self-host runtime adds (/healthz, /livez, /objects, /__encore, /metrics). A short code equal
  * to one would be shadowed by that route (GET /orders answers the orders list, never a
  * link), so none is handed out. Listed by hand because Encore gives app code no route
  * table; test/route-segments.test.ts compares it with the routes the parser reads, so a
@@ -15,6 +15,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "checkout",
   "healthz",
   "internal",
+  "livez",
   "me",
   "metrics",
   "objects",

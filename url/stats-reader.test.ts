@@ -1,10 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { ClickCounter } from "./click-counter";
-import { writeClicks } from "./clicks";
+import { randomUUID } from "node:crypto";
+import { ClickCounter } from "./click-counting/counter";
+import { clickWriter } from "./click-counting/store";
 import { db } from "./db";
 import { shorten } from "./shorten";
 import { StatsReader } from "./stats-reader";
+
+/** A writer of its own, as another process would have. */
+const newWriter = () => clickWriter(randomUUID(), 5000);
 
 async function storedClicks(code: string): Promise<number> {
   return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
@@ -21,7 +25,7 @@ function gate(): { promise: Promise<void>; open: () => void; fail: (err: Error) 
 describe("exact stats without a lock", () => {
   test("under concurrent clicks, flushes and reads, each read is between the clicks answered before it and by its end", async () => {
     const { code } = await shorten({ url: "https://exact.example" });
-    const counter = new ClickCounter(writeClicks, 3); // flushes all the time
+    const counter = new ClickCounter(newWriter(), 3); // flushes all the time
     const reader = new StatsReader(counter);
     let answered = 0;
     let running = true;
@@ -62,13 +66,14 @@ describe("exact stats without a lock", () => {
   test("a flush that starts during a read's SELECT and fails: the read retries and counts the put-back clicks once", async () => {
     const { code } = await shorten({ url: "https://fail-mid-read.example" });
     let failNext = false;
-    const counter = new ClickCounter(async (codes, counts) => {
+    const write = newWriter();
+    const counter = new ClickCounter(async (counts, seq, doubtful) => {
       if (failNext) {
         failNext = false;
         await sleep(30);
         throw new Error("connection reset by peer");
       }
-      return writeClicks(codes, counts);
+      return write(counts, seq, doubtful);
     }, 60_000);
     for (let i = 0; i < 5; i++) counter.record(code);
     await counter.flush(); // 5 stored
@@ -94,9 +99,10 @@ describe("exact stats without a lock", () => {
   test("a read arriving during a flush waits for it, and one that cannot get a quiet moment answers 503", async () => {
     const { code } = await shorten({ url: "https://flush-wait.example" });
     const held = gate();
-    const counter = new ClickCounter(async (codes, counts) => {
+    const write = newWriter();
+    const counter = new ClickCounter(async (counts, seq, doubtful) => {
       await held.promise;
-      return writeClicks(codes, counts);
+      return write(counts, seq, doubtful);
     }, 60_000);
     const reader = new StatsReader(counter);
     counter.record(code);
@@ -110,7 +116,7 @@ describe("exact stats without a lock", () => {
     const stuck = gate();
     const stuckCounter = new ClickCounter(async () => {
       await stuck.promise;
-      return [];
+      return { applied: new Map(), found: new Set() };
     }, 60_000);
     stuckCounter.record(code);
     void stuckCounter.flush(); // never ends while the test waits
@@ -122,7 +128,7 @@ describe("exact stats without a lock", () => {
 
   test("a slow read does not hold click writes up", async () => {
     const { code } = await shorten({ url: "https://slow-read.example" });
-    const counter = new ClickCounter(writeClicks, 60_000);
+    const counter = new ClickCounter(newWriter(), 60_000);
     counter.record(code);
     let readDone = false;
     const read = counter
@@ -140,7 +146,7 @@ describe("exact stats without a lock", () => {
 
   test("concurrent reads share one SELECT per batch, and a full queue answers 503 at once", async () => {
     const links = await Promise.all(Array.from({ length: 4 }, (_, i) => shorten({ url: `https://queue.example/${i}` })));
-    const counter = new ClickCounter(writeClicks, 60_000);
+    const counter = new ClickCounter(newWriter(), 60_000);
     counter.record(links[1]!.code);
     const reader = new StatsReader(counter, 3);
     // The first read starts a SELECT at once; three wait for the next; the rest are refused.
@@ -155,7 +161,7 @@ describe("exact stats without a lock", () => {
 
   test("a link's URL and creation time are read once, and afresh for a new link under a deleted one's code", async () => {
     const { code } = await shorten({ url: "https://facts.example/first" });
-    const reader = new StatsReader(new ClickCounter(writeClicks, 60_000));
+    const reader = new StatsReader(new ClickCounter(newWriter(), 60_000));
     const first = (await reader.read(code))!;
     expect(first.originalUrl).toBe("https://facts.example/first");
     const stored = await db.queryRow<{ created_at: Date }>`SELECT created_at FROM urls WHERE code = ${code}`;

@@ -1,6 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { LRUCache } from "lru-cache";
-import type { ClickCounter } from "./click-counter";
+import type { ClickCounter } from "./click-counting/counter";
 import { db } from "./db";
 
 /** A link as GET /:code/stats shows it, clicks being stored plus pending. */

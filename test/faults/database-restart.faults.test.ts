@@ -10,7 +10,8 @@ import { pubsubDatabaseName } from "../../runtime/internal/pubsub/sql-schema.ts"
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/test/temp-dir.ts";
-import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
+import { rps, send, shortenLimitsOff, summary, Tally } from "./load.ts";
+import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";
 import { queryDatabase } from "./query.ts";
 
 const dataDir = tempDataDir("database-restart-test-");
@@ -46,41 +47,16 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
   app.child.once("exit", () => (exited = true));
 
   // Links to look up: some cached by a HEAD (which counts no click), the rest not yet.
-  const seeded = await seedLinks(app, 60, "seed");
-  const cached = seeded.slice(0, 20).map((s) => s.code);
-  for (const code of cached) expect((await send(app, `/${code}`, { method: "HEAD" })).status).toBe(200);
-  const uncached = seeded.slice(20).map((s) => s.code);
-
+  const links = await seedOutageLinks(app, 60, "seed");
   const tally = new Tally();
   let phase: Phase = "up";
-  let serial = 0;
-  const lookUp = async (kind: string, code: string) => {
-    const at = phase;
-    const answer = await send(app, `/${code}`, {}, requestLimitMs);
-    tally.add(kind, at, answer);
-    if (answer.status === 200) tally.click(code);
-  };
-  const step = async () => {
-    const roll = Math.random();
-    const at = phase;
-    if (roll < 0.55) await lookUp("cached lookup", pick(cached));
-    else if (roll < 0.7) await lookUp("uncached lookup", pick(uncached));
-    else if (roll < 0.75) {
-      // A product: drizzle's own pool, which the runtime does not manage, on the same cluster.
-      tally.add("product", at, await send(app, `/products/${1 + Math.floor(Math.random() * 4)}`, {}, requestLimitMs));
-    } else if (roll < 0.8) {
-      tally.add("stats", at, await send(app, `/${pick(cached)}/stats`, {}, requestLimitMs));
-    } else {
-      const url = `https://example.com/load/${serial++}`;
-      const answer = await shorten(app, url, requestLimitMs);
-      tally.add("shorten", at, answer);
-      if (answer.code) {
-        tally.shortened.push({ code: answer.code, url });
-        uncached.push(answer.code);
-      }
-    }
-  };
-  const load = runClients(clients, step);
+  const load = outageLoad(app, links, tally, {
+    clients,
+    requestLimitMs,
+    phase: () => phase,
+    // A product: drizzle's own pool, which the runtime does not manage, on the same cluster.
+    extra: { share: 0.05, kind: "product", route: () => `/products/${1 + Math.floor(Math.random() * 4)}` },
+  });
 
   await sleep(2000);
   phase = "stopping";
@@ -100,14 +76,7 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
   await load.stop();
   const loadMs = performance.now() - load.startedAt;
 
-  // Stats are exact while the app runs: stored clicks plus those it holds, each answered click once.
-  const statsAfter: Record<string, number> = {};
-  for (const code of cached) {
-    const { status, body } = await send(app, `/${code}/stats`);
-    expect(status).toBe(200);
-    statsAfter[code] = (JSON.parse(body!) as { clicks: number }).clicks;
-  }
-  expect(statsAfter).toEqual(Object.fromEntries(cached.map((c) => [c, tally.clicks.get(c) ?? 0])));
+  await expectExactStats(app, links.cached, tally);
 
   expect(exited).toBe(false);
   expect(await app.stop()).toBe(0);
@@ -128,12 +97,7 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
 
   // What the databases hold, read with the app stopped (its clean stop wrote what it kept).
   const { url: serverUrl } = await startCluster({ dir: clusterDir });
-  const rows = await queryDatabase<{ code: string; original_url: string; clicks: number }>(serverUrl, "url", "SELECT code, original_url, clicks FROM urls");
-  const stored = new Map(rows.map((r) => [r.code, r]));
-  const lost = [...seeded, ...tally.shortened].filter((s) => stored.get(s.code)?.original_url !== s.url);
-  expect(lost).toEqual([]);
-  const storedClicks = Object.fromEntries(rows.filter((r) => r.clicks > 0).map((r) => [r.code, r.clicks]));
-  expect(storedClicks).toEqual(Object.fromEntries(tally.clicks));
+  const rows = await expectNothingLost(serverUrl, links, tally);
 
   // Every stored link's url-shortened event is counted by analytics, waits in the outbox,
   // or waits for delivery: none is lost (one published twice only adds).
@@ -143,12 +107,11 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
   const undelivered = await count(pubsubDatabaseName, "SELECT count(*)::int AS n FROM pubsub_delivery WHERE subscription = 'track-analytics'");
   expect(counted + inOutbox + undelivered).toBeGreaterThanOrEqual(rows.length);
 
-  const fast503 = Math.max(0, ...[...tally.slowest].filter(([key]) => key.endsWith(" / 503")).map(([, ms]) => ms));
   summary("database restart", {
     "load held": `${tally.requests} requests, ${rps(tally.requests, loadMs)} rps, ${clients} clients`,
-    "faults survived": `PostgreSQL down ${downMs / 1000} s, ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(fast503)} ms)`,
-    "acknowledged links": seeded.length + tally.shortened.length,
+    "faults survived": `PostgreSQL down ${downMs / 1000} s, ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(slowest503(tally))} ms)`,
+    "acknowledged links": links.seeded.length + tally.shortened.length,
     "answered clicks": tally.totalClicks,
-    lost: lost.length + Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
+    lost: Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
   });
 }, 150_000);

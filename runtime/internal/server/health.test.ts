@@ -60,6 +60,13 @@ describe("on the app's server", () => {
     expect(await res.text()).toBe("");
   });
 
+  test("/livez answers 200 without asking any database", async () => {
+    const res = await fetch(`${server.url}/livez`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ status: "alive" });
+  });
+
   test("/healthz keeps its own shape", async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.status).toBe(200);
@@ -176,6 +183,8 @@ describe("with its database down or hung", () => {
       expect(encore.ms).toBeLessThan(900);
       const own = await probe("/healthz");
       expect(own).toMatchObject({ status: 503, body: { status: "unavailable" } });
+      // Alive all the same: a liveness probe must not restart the process for an outage.
+      expect(await probe("/livez")).toMatchObject({ status: 200, body: { status: "alive" } });
     } finally {
       await proxy.start();
     }
@@ -205,6 +214,9 @@ describe("with its database down or hung", () => {
       expect(encore.body).toMatchObject({ code: "shutting_down", details: { checks: [{ name: "shutdown", passed: false }] } });
       expect(encore.ms).toBeLessThan(900);
       expect(await probe("/healthz")).toMatchObject({ status: 503, body: { status: "shutting_down", databases: {} } });
+      const live = await probe("/livez"); // still serving: the stop is under way
+      expect(live).toMatchObject({ status: 200, body: { status: "alive" } });
+      expect(live.ms).toBeLessThan(900);
     } finally {
       stopping = false;
       await proxy.stop();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { appName, environmentName } from "../meta/app-name.ts";
 import { appMeta } from "../meta/load.ts";
-import { encoreHealthPath, healthPath } from "../meta/runtime-routes.ts";
+import { encoreHealthPath, healthPath, livenessPath } from "../meta/runtime-routes.ts";
 import type { SqlQueryable } from "../sql/driver.ts";
 import { openedDatabases } from "../sql/databases.ts";
 
@@ -23,6 +23,7 @@ interface CheckResult {
 }
 
 /**
+ * Liveness at GET /livez: 200 while the process answers HTTP, without asking anything else.
  * Readiness at two paths, for two kinds of load balancer:
  *   - GET /healthz, this runtime's own: `{status, databases}`;
  *   - /__encore/healthz, any method, in the shape Encore's runtimes answer it:
@@ -35,6 +36,12 @@ interface CheckResult {
  */
 export async function registerHealth(app: FastifyInstance, options: HealthOptions): Promise<void> {
   const databases = options.databases ?? openedDatabases;
+
+  // Liveness (runtime-routes.ts): answered by the event loop alone, during outages and stops too.
+  app.get(livenessPath, async (_req, reply) => {
+    reply.header("Cache-Control", "no-store");
+    return { status: "alive" };
+  });
 
   app.get(healthPath, async (_req, reply) => {
     reply.header("Cache-Control", "no-store");

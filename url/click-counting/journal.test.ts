@@ -1,0 +1,189 @@
+// The click journal: what a counter keeps on disk while the database cannot take its
+// clicks, and how a later start stores what a dead process left there, exactly once.
+// A counter of this test stands for another process: the one it "crashes" simply stops
+// being used, its journal left as a killed process leaves it (a replay in this same
+// process treats a journal with its own pid as a predecessor's, owner.ts).
+import { randomUUID } from "node:crypto";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, test } from "vitest";
+import { db } from "../db";
+import { shorten } from "../shorten";
+import { CommitUnknown, type ClickWriter } from "./batches";
+import { ClickCounter } from "./counter";
+import { ClickJournal, readJournal } from "./journal";
+import { replayJournals } from "./replay";
+import { clickWriter, registerWriter } from "./store";
+
+const dir = mkdtempSync(path.join(process.env.DATA_DIR!, "journal-"));
+
+async function storedClicks(code: string): Promise<number> {
+  return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
+}
+
+/** A counter as a process has it: a registered writer of its own and a journal, writes failing while `down()`. */
+async function processCounter(down: () => boolean, intervalMs = 60_000) {
+  const writer = randomUUID();
+  await registerWriter(writer);
+  const journal = new ClickJournal(dir, writer);
+  const write = clickWriter(writer, 5000);
+  const failing: ClickWriter = async (...args) => {
+    if (down()) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+    return write(...args);
+  };
+  return { writer, journal, write, counter: new ClickCounter(failing, intervalMs, journal) };
+}
+
+const replay = () => replayJournals({ dir, ownPath: path.join(dir, "none"), writeTimeoutMs: 5000 });
+
+describe("the click journal", () => {
+  test("while writes fail, unwritten clicks are on disk; once stored, the journal is gone", async () => {
+    const { code } = await shorten({ url: "https://journal.example/outage" });
+    let down = true;
+    const { counter, journal, writer } = await processCounter(() => down);
+    for (let i = 0; i < 3; i++) counter.record(code);
+    await counter.flush(); // fails: the 3 clicks go to the journal
+    for (let i = 0; i < 2; i++) counter.record(code);
+    await counter.flush(); // fails again: the 2 new clicks are appended before the try
+    const onDisk = await readJournal(journal.path);
+    expect(onDisk.header.writer).toBe(writer);
+    expect(onDisk.records.reduce((n, r) => n + (r.counts.get(code) ?? 0), 0)).toBe(5);
+
+    down = false;
+    await counter.flush();
+    expect(await storedClicks(code)).toBe(5);
+    expect(existsSync(journal.path)).toBe(false);
+  });
+
+  test("a process that died during an outage: the next start stores its journal's clicks, once", async () => {
+    const { code } = await shorten({ url: "https://journal.example/died" });
+    const { counter, journal } = await processCounter(() => true, 20);
+    for (let i = 0; i < 4; i++) counter.record(code);
+    await sleep(150); // a failed try, and the clicks on disk
+    for (let i = 0; i < 3; i++) counter.record(code);
+    await sleep(150); // appended at the next try
+    expect(existsSync(journal.path)).toBe(true);
+    // The process dies here: its journal stays as it is. (This counter lives on, failing
+    // its tries with nothing new to append, as if it were not there.)
+    expect(counter.pendingClicks).toBe(7);
+
+    expect(await replay()).toBe(7);
+    expect(await storedClicks(code)).toBe(7);
+    expect(existsSync(journal.path)).toBe(false);
+    expect(await replay()).toBe(0); // nothing left to store twice
+    expect(await storedClicks(code)).toBe(7);
+  });
+
+  test("a batch whose commit went unanswered but was stored is not stored again by the replay", async () => {
+    const { code } = await shorten({ url: "https://journal.example/doubt" });
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const journal = new ClickJournal(dir, writer);
+    const write = clickWriter(writer, 5000);
+    let calls = 0;
+    const counter = new ClickCounter(
+      async (...args) => {
+        calls++;
+        if (calls === 1) {
+          await write(...args); // stored; the answer is lost
+          throw new CommitUnknown(new Error("Connection terminated unexpectedly"));
+        }
+        throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
+      },
+      60_000,
+      journal,
+    );
+    for (let i = 0; i < 5; i++) counter.record(code);
+    await counter.flush(); // stored, in doubt, and in the journal under its batch's number
+    for (let i = 0; i < 2; i++) counter.record(code);
+    await counter.flush(); // the database is away now
+    expect(await storedClicks(code)).toBe(5);
+    await counter.stop(0);
+
+    expect(await replay()).toBe(2);
+    expect(await storedClicks(code)).toBe(7);
+  });
+
+  test("a stop past its deadline leaves the clicks in the journal instead of losing them", async () => {
+    const { code } = await shorten({ url: "https://journal.example/deadline" });
+    const { counter, journal } = await processCounter(() => true);
+    for (let i = 0; i < 6; i++) counter.record(code);
+    await counter.stop(300);
+    await sleep(500); // retried every 100 ms, then given up at the deadline
+    expect(counter.lostClicks).toBe(0);
+    const onDisk = await readJournal(journal.path);
+    expect(onDisk.records.reduce((n, r) => n + (r.counts.get(code) ?? 0), 0)).toBe(6);
+    expect(await replay()).toBe(6);
+    expect(await storedClicks(code)).toBe(6);
+  });
+
+  test("a write still running at the stop deadline: its batch is in the journal once, whatever the write's end", async () => {
+    const { code } = await shorten({ url: "https://journal.example/stuck" });
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const journal = new ClickJournal(dir, writer);
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const counter = new ClickCounter(
+      async () => {
+        await stuck; // a database that stopped answering
+        throw new Error("Query read timeout");
+      },
+      60_000,
+      journal,
+    );
+    for (let i = 0; i < 5; i++) counter.record(code);
+    const flushing = counter.flush();
+    const stopping = counter.stop(200); // queued behind the stuck write
+    await sleep(300); // past the deadline: everything, the stuck batch included, is in the journal
+    release();
+    await flushing; // the write fails now, after the batch went to the journal
+    await stopping;
+    expect(counter.lostClicks).toBe(0);
+    expect(await replay()).toBe(5);
+    expect(await storedClicks(code)).toBe(5);
+  });
+
+  test("a journal whose process still runs is left alone, and so is one of a writer this database does not know", async () => {
+    const { code } = await shorten({ url: "https://journal.example/alive" });
+    const alive = path.join(dir, `clicks-${randomUUID()}.journal`);
+    // The parent of this process (the test runner) is alive.
+    writeFileSync(alive, `${JSON.stringify({ clickJournal: 1, writer: randomUUID(), owner: { pid: process.ppid } })}\n${JSON.stringify({ seq: 1, clicks: { [code]: 9 } })}\n`);
+    const stranger = path.join(dir, `clicks-${randomUUID()}.journal`);
+    writeFileSync(stranger, `${JSON.stringify({ clickJournal: 1, writer: randomUUID(), owner: { pid: 2 ** 22 + 1 } })}\n${JSON.stringify({ seq: 1, clicks: { [code]: 9 } })}\n`);
+    expect(await replay()).toBe(0);
+    expect(await storedClicks(code)).toBe(0);
+    expect(existsSync(alive)).toBe(true);
+    expect(existsSync(stranger)).toBe(true);
+  });
+
+  test("a record cut short by a crash is ignored; the complete ones are stored", async () => {
+    const { code } = await shorten({ url: "https://journal.example/torn" });
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const file = path.join(dir, `clicks-${writer}.journal`);
+    const header = { clickJournal: 1, writer, owner: { pid: 2 ** 22 + 2 } };
+    writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify({ seq: 1, clicks: { [code]: 2 } })}\n`);
+    appendFileSync(file, `{"seq":1,"clicks":{"${code}":`); // the crash
+    expect(await replay()).toBe(2);
+    expect(await storedClicks(code)).toBe(2);
+  });
+
+  test("rewriting the journal keeps exactly what is unwritten", async () => {
+    const links = await Promise.all(Array.from({ length: 50 }, (_, i) => shorten({ url: `https://journal.example/rewrite/${i}` })));
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const journal = new ClickJournal(dir, writer, 4096); // rewritten past 4 KiB of appends
+    const counter = new ClickCounter(async () => Promise.reject(new Error("connect ECONNREFUSED")), 60_000, journal);
+    for (let round = 0; round < 20; round++) {
+      for (const { code } of links) counter.record(code);
+      await counter.flush();
+    }
+    // 20 rounds of 50 codes: far more than 4 KiB appended, so rewritten along the way.
+    expect(readFileSync(journal.path, "utf8").length).toBeLessThan(20 * 50 * 12);
+    await counter.stop(0);
+    expect(await replay()).toBe(1000);
+    for (const { code } of links) expect(await storedClicks(code)).toBe(20);
+  });
+});

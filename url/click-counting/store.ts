@@ -1,0 +1,123 @@
+import type { Transaction } from "encore.dev/storage/sqldb";
+import { db } from "../db";
+import { CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "./batches";
+
+/** Batches below this many codes are planned as index lookups without help. */
+const smallBatch = 100;
+
+/** How long a writer's row is kept after its last write: a journal left by a crash is replayed within this. */
+const writerRetentionDays = 30;
+
+/**
+ * The server-side limits of one write of clicks. The server gives up before the
+ * runtime's own query timeout (DATABASE_QUERY_TIMEOUT_MS, 30 s by default), so a
+ * write stuck behind a locked row fails cleanly, with nothing stored, rather than
+ * being abandoned by the client while the server may still commit it; and a
+ * transaction whose client vanished (a network black hole) is ended by the server
+ * instead of holding its row locks.
+ */
+export function writeLimits(timeoutMs: number) {
+  return {
+    lock_timeout: Math.max(1, Math.floor(timeoutMs / 2)),
+    statement_timeout: timeoutMs,
+    idle_in_transaction_session_timeout: timeoutMs,
+  };
+}
+
+/**
+ * The writer of clicks for `writer` (this process's id), with the server-side
+ * limits of `timeoutMs`. One transaction per write:
+ *
+ * 1. take the writer's row (created if new) and with it the number of its last
+ *    batch stored (`seq`); the lock makes a write wait for an earlier one of the
+ *    same writer still on the server (a commit that went unanswered);
+ * 2. add the counts, plus each doubtful batch the database does not hold yet;
+ * 3. record this batch's number, and commit.
+ *
+ * Nothing is committed unless the commit is sent, so a write that fails or times
+ * out before it stored nothing; only a commit that goes unanswered leaves the
+ * outcome unknown (CommitUnknown), and the next write settles it by `seq`.
+ */
+export function clickWriter(writer: string, timeoutMs: number): ClickWriter {
+  const limits = writeLimits(timeoutMs);
+  return async (counts, seq, doubtful) => {
+    await using tx = await db.begin();
+    await setLimits(tx, limits);
+    const row = await tx.queryRow<{ seq: number }>`
+      INSERT INTO click_writers (writer) VALUES (${writer})
+      ON CONFLICT (writer) DO UPDATE SET writer = EXCLUDED.writer
+      RETURNING seq`;
+    const applied = sumCounts(...notYetStored(doubtful, row!.seq), counts);
+    const found = await addClicks(tx, applied);
+    await tx.exec`UPDATE click_writers SET seq = ${seq}, written_at = now() WHERE writer = ${writer}`;
+    try {
+      await tx.commit();
+    } catch (err) {
+      throw new CommitUnknown(err);
+    }
+    return { applied, found };
+  };
+}
+
+/** The counts of the batches numbered above `stored`, the writer's last batch the database holds. */
+function notYetStored(batches: readonly Doubtful[], stored: number): ReadonlyMap<string, number>[] {
+  return batches.filter((b) => b.seq > stored).map((b) => b.counts);
+}
+
+/**
+ * Stores the batches a dead writer's journal holds, those the database does not
+ * hold yet, and drops the writer's row in the same transaction, so a journal is
+ * replayed at most once. Resolves with what was stored, or null when the database
+ * knows no such writer (the journal belongs to another database, or was replayed).
+ */
+export async function replayBatches(
+  writer: string,
+  batches: readonly Doubtful[],
+  timeoutMs: number,
+): Promise<{ applied: Counts; found: Set<string> } | null> {
+  await using tx = await db.begin();
+  await setLimits(tx, writeLimits(timeoutMs));
+  const row = await tx.queryRow<{ seq: number }>`SELECT seq FROM click_writers WHERE writer = ${writer} FOR UPDATE`;
+  if (!row) return null;
+  const applied = sumCounts(...notYetStored(batches, row.seq));
+  const found = await addClicks(tx, applied);
+  await tx.exec`DELETE FROM click_writers WHERE writer = ${writer}`;
+  await tx.commit();
+  return { applied, found };
+}
+
+/**
+ * Registers a writer before its first write, so that a journal it leaves is known to
+ * belong to this database; drops the rows of writers unheard of for 30 days.
+ */
+export async function registerWriter(writer: string): Promise<void> {
+  await db.exec`
+    WITH gone AS (DELETE FROM click_writers WHERE written_at < now() - ${writerRetentionDays}::int * interval '1 day')
+    INSERT INTO click_writers (writer) VALUES (${writer}) ON CONFLICT (writer) DO NOTHING`;
+}
+
+async function setLimits(tx: Transaction, limits: ReturnType<typeof writeLimits>): Promise<void> {
+  await tx.exec`
+    SELECT set_config('lock_timeout', ${`${limits.lock_timeout}ms`}, true),
+           set_config('statement_timeout', ${`${limits.statement_timeout}ms`}, true),
+           set_config('idle_in_transaction_session_timeout', ${`${limits.idle_in_transaction_session_timeout}ms`}, true)`;
+}
+
+/** Adds the counts to their rows; returns the codes whose row exists. */
+async function addClicks(tx: Transaction, counts: ReadonlyMap<string, number>): Promise<Set<string>> {
+  if (counts.size === 0) return new Set();
+  // Rows in code order: two instances writing overlapping batches then lock them
+  // in the same order and cannot deadlock.
+  const codes = [...counts.keys()].sort();
+  // With the default random_page_cost (4, tuned for spinning disks) a batch of a
+  // few thousand codes is planned as a sequential scan of the whole table plus a
+  // hash join, which measured twice the cost of looking each code up in
+  // urls_code_idx on a cached table. SET LOCAL ends with the transaction.
+  if (codes.length >= smallBatch) await tx.exec`SET LOCAL random_page_cost = 1.1`;
+  const rows = await tx.queryAll<{ code: string }>`
+    UPDATE urls SET clicks = urls.clicks + v.n
+    FROM unnest(${codes}::text[], ${codes.map((c) => counts.get(c)!)}::int[]) AS v(code, n)
+    WHERE urls.code = v.code
+    RETURNING urls.code`;
+  return new Set(rows.map((r) => r.code));
+}
