@@ -255,6 +255,23 @@ describe("pub/sub", () => {
     await eventually(async () => (await counted()) === 1, "the subscription to count the test message");
   });
 
+  test("a message that does not match the topic's type is 400 naming the field, and nothing is published", async () => {
+    // Deliveries of earlier tests' events first: one still in flight would end during the check.
+    const idle = (state: PubSubState) => state.topics.every((t) => t.subscriptions.every((sub) => sub.backlog === 0 && sub.inFlight === 0));
+    await expect.poll(async () => idle(await get<PubSubState>("/api/pubsub")), { timeout: 15_000 }).toBe(true);
+    const before = await get<PubSubState>("/api/pubsub");
+    for (const [message, problem] of [
+      [{ bogus: 1 }, 'field "code" of the message is required'],
+      [{ code: "x", originalUrl: "https://example.com", timestamp: "yesterday" }, 'field "timestamp" of the message must match format "date-time"'],
+      [{ code: 7, originalUrl: "https://example.com", timestamp: "2031-05-06T12:00:00Z" }, 'field "code" of the message must be string'],
+    ] as const) {
+      const res = await post("/api/pubsub/publish", { topic: "url-shortened", message });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ code: "invalid_argument", message: `the message does not match the type of topic "url-shortened" (UrlShortened): ${problem}`, details: null });
+    }
+    expect(await get<PubSubState>("/api/pubsub")).toEqual(before);
+  });
+
   test("an unknown topic is 404 and a message that is not an object 400", async () => {
     expect((await post("/api/pubsub/publish", { topic: "nope", message: {} })).status).toBe(404);
     expect((await post("/api/pubsub/publish", { topic: "url-shortened", message: [1] })).status).toBe(400);
