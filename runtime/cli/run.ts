@@ -11,6 +11,9 @@
 // `ps` shows to every account), so a page opened with the link printed here keeps working
 // across the restarts; a new `run` draws a new one. The link goes to this terminal only:
 // the child's log lines name the dashboard's address without it.
+//
+// Unless HOST is set, the app listens on loopback (127.0.0.1), as `encore run` does: a
+// development server is not for the network. `start` keeps listening on every interface.
 import { watch } from "chokidar";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -32,6 +35,8 @@ import { landBundle, removeOtherBuilds } from "./server-bundle.ts";
 const settleMs = 150;
 /** How long the app has to stop before it is killed. */
 const stopGraceMs = 30_000;
+/** Where the app listens without HOST. */
+const loopbackHost = "127.0.0.1";
 
 const say = (line: string) => console.error(`[run] ${line}`);
 
@@ -56,6 +61,7 @@ try {
   const cfg = config();
   childEnv = {
     ...process.env,
+    HOST: cfg.hostSet ? cfg.host : loopbackHost,
     ...(dashboardSecret === null ? {} : { [dashboardSecretVariable]: dashboardSecret }),
   };
   const clusterDir = embeddedClusterDir();
