@@ -26,7 +26,9 @@ function dashboardStart(args: readonly string[]): DashboardStart | undefined {
   if (port === undefined) return undefined;
   // Taken before the app's modules load, so that nothing the app starts inherits it.
   const secret = takeDashboardSecret(process.env);
-  return { port, secret, opened: (url) => process.send?.({ dashboardUrl: url } satisfies DashboardOpened) };
+  // A callback, so that a run already gone (its channel closed) is not an uncaught error here.
+  const opened = (url: string) => void process.send?.({ dashboardUrl: url } satisfies DashboardOpened, undefined, {}, () => {});
+  return { port, secret, opened };
 }
 
 /** --dashboard-port=<n>: an integer from 0 to 65535 (0: any free port); absent: no dashboard. */
