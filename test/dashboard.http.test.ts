@@ -11,6 +11,8 @@ import { startDashboard, type Dashboard } from "../runtime/internal/dashboard/se
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { appMeta } from "../runtime/internal/meta/load.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
+import { newDashboardSecret } from "../runtime/internal/config/dashboard-secret.ts";
+import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
 import { createDevCalls, devCallHeader } from "../runtime/internal/server/dev-calls.ts";
 import { startTracing, stopTracing, traceStore } from "../runtime/internal/tracing/mod.ts";
 import type { TraceDetail } from "../runtime/internal/tracing/records.ts";
@@ -19,6 +21,7 @@ import { db as urlDb } from "../url/db.ts";
 import { qrCodes } from "../url/qr-codes.ts";
 
 const devCalls = createDevCalls();
+const secret = newDashboardSecret();
 const frontEnd = mkdtempSync(path.join(tmpdir(), "dashboard-dist-"));
 let app: TestServer;
 let dashboard: Dashboard;
@@ -38,6 +41,7 @@ beforeAll(async () => {
     appBaseUrl: app.url,
     appUrl: app.url,
     devCalls,
+    secret,
     traces: traceStore(),
     tracing,
     frontEndDir: frontEnd,
@@ -51,14 +55,22 @@ afterAll(async () => {
   rmSync(frontEnd, { recursive: true, force: true });
 });
 
+/** The cookie the link `run` prints gives a browser (see "who may use the dashboard"). */
+const access = (port = dashboard.port): Record<string, string> => ({ cookie: `${accessCookieName(port)}=${secret}` });
+
+/** A request to the dashboard with access, as the developer's browser sends it. */
+function fetchWithAccess(route: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${base}${route}`, { ...init, headers: { ...access(), ...(init.headers as Record<string, string> | undefined) } });
+}
+
 async function get<T>(route: string): Promise<T> {
-  const res = await fetch(`${base}${route}`);
+  const res = await fetchWithAccess(route);
   expect(res.status, `GET ${route}`).toBe(200);
   return (await res.json()) as T;
 }
 
 function post(route: string, body: unknown): Promise<Response> {
-  return fetch(`${base}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetchWithAccess(route, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 }
 
 async function call(body: Record<string, unknown>): Promise<CallResult> {
@@ -220,7 +232,7 @@ describe("who may use the dashboard", () => {
       expect(JSON.parse(res.body)).toMatchObject({ code: "permission_denied" });
     }
     for (const host of [`localhost:${port()}`, `127.0.0.1:${port()}`, `[::1]:${port()}`]) {
-      expect((await rawRequest("GET", "/api/app", { host, origin: `http://${host}` })).status).toBe(200);
+      expect((await rawRequest("GET", "/api/app", { host, origin: `http://${host}`, ...access() })).status).toBe(200);
     }
   });
 
@@ -232,7 +244,7 @@ describe("who may use the dashboard", () => {
     const message = JSON.stringify({ topic: "url-shortened", message: { code: "x", originalUrl: "y", timestamp: new Date() } });
     const notJson: Record<string, string>[] = [{ "content-type": "text/plain" }, { "content-type": "application/x-www-form-urlencoded" }, {}];
     for (const headers of notJson) {
-      const res = await rawRequest("POST", "/api/pubsub/publish", { host: `127.0.0.1:${port()}`, ...headers }, message);
+      const res = await rawRequest("POST", "/api/pubsub/publish", { host: `127.0.0.1:${port()}`, ...access(), ...headers }, message);
       expect(res.status).toBe(400);
       expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_argument" });
     }
@@ -253,6 +265,23 @@ describe("pub/sub", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ messageId: expect.any(String) });
     await eventually(async () => (await counted()) === 1, "the subscription to count the test message");
+  });
+
+  test("a message that does not match the topic's type is 400 naming the field, and nothing is published", async () => {
+    // Deliveries of earlier tests' events first: one still in flight would end during the check.
+    const idle = (state: PubSubState) => state.topics.every((t) => t.subscriptions.every((sub) => sub.backlog === 0 && sub.inFlight === 0));
+    await expect.poll(async () => idle(await get<PubSubState>("/api/pubsub")), { timeout: 15_000 }).toBe(true);
+    const before = await get<PubSubState>("/api/pubsub");
+    for (const [message, problem] of [
+      [{ bogus: 1 }, 'field "code" of the message is required'],
+      [{ code: "x", originalUrl: "https://example.com", timestamp: "yesterday" }, 'field "timestamp" of the message must match format "date-time"'],
+      [{ code: 7, originalUrl: "https://example.com", timestamp: "2031-05-06T12:00:00Z" }, 'field "code" of the message must be string'],
+    ] as const) {
+      const res = await post("/api/pubsub/publish", { topic: "url-shortened", message });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ code: "invalid_argument", message: `the message does not match the type of topic "url-shortened" (UrlShortened): ${problem}`, details: null });
+    }
+    expect(await get<PubSubState>("/api/pubsub")).toEqual(before);
   });
 
   test("an unknown topic is 404 and a message that is not an object 400", async () => {
@@ -353,23 +382,23 @@ describe("buckets", () => {
     ]);
     expect(list.next).toBeNull();
     expect((await get<ObjectList>("/api/buckets/qr-codes/objects?prefix=dash/&after=dash/one.png")).objects.map((o) => o.name)).toEqual(["dash/two.png"]);
-    const download = await fetch(`${base}/api/buckets/qr-codes/download?key=${encodeURIComponent("dash/one.png")}`);
+    const download = await fetchWithAccess(`/api/buckets/qr-codes/download?key=${encodeURIComponent("dash/one.png")}`);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''one.png");
     expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
-    expect((await fetch(`${base}/api/buckets/qr-codes/download?key=missing.png`)).status).toBe(404);
+    expect((await fetchWithAccess(`/api/buckets/qr-codes/download?key=missing.png`)).status).toBe(404);
     // A binary answer reaches the explorer as base64: here the local provider's public URL, served by the app.
     const { pathname } = new URL(qrCodes.publicUrl("dash/one.png"));
     const fetched = await call({ service: "web", endpoint: "assets", method: "GET", path: pathname });
     expect([fetched.status, fetched.bodyEncoding, Buffer.from(fetched.body, "base64")]).toEqual([200, "base64", bytes]);
-    expect((await fetch(`${base}/api/buckets/nope/objects`)).status).toBe(404);
+    expect((await fetchWithAccess(`/api/buckets/nope/objects`)).status).toBe(404);
   });
 });
 
 describe("events and traces", () => {
   test("the event stream says hello with the app's info and tells the browser to retry within a second", async () => {
     const controller = new AbortController();
-    const res = await fetch(`${base}/api/events`, { signal: controller.signal });
+    const res = await fetchWithAccess(`/api/events`, { signal: controller.signal });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
     let text = "";
@@ -399,19 +428,19 @@ describe("events and traces", () => {
 
   test("traces: a list, filters checked, and 404 for a trace not kept", async () => {
     expect(await get<{ traces: unknown[] }>("/api/traces?service=url&status=error&minMs=5&limit=10")).toEqual({ traces: expect.any(Array) });
-    const bad = await fetch(`${base}/api/traces?limit=0`);
+    const bad = await fetchWithAccess(`/api/traces?limit=0`);
     expect([bad.status, ((await bad.json()) as { code: string }).code]).toEqual([400, "invalid_argument"]);
-    const gone = await fetch(`${base}/api/traces/0123456789abcdef0123456789abcdef`);
+    const gone = await fetchWithAccess(`/api/traces/0123456789abcdef0123456789abcdef`);
     expect([gone.status, ((await gone.json()) as { code: string }).code]).toEqual([404, "not_found"]);
   });
 });
 
 describe("the front end", () => {
   test("without a build, / says how to build it; API paths stay JSON", async () => {
-    const page = await fetch(`${base}/`);
+    const page = await fetchWithAccess(`/`);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
     expect(await page.text()).toContain("build:dashboard");
-    const api = await fetch(`${base}/api/nope`);
+    const api = await fetchWithAccess(`/api/nope`);
     expect([api.status, await api.json()]).toEqual([404, { code: "not_found", message: "no such dashboard API", details: null }]);
   });
 
@@ -421,7 +450,7 @@ describe("the front end", () => {
     writeFileSync(path.join(frontEnd, "assets", "app.js"), "console.log('dashboard')");
     const built = await startDashboard({ ...dashboardOptions(), frontEndDir: frontEnd });
     try {
-      const at = (route: string) => fetch(`http://127.0.0.1:${built.port}${route}`);
+      const at = (route: string) => fetch(`http://127.0.0.1:${built.port}${route}`, { headers: access(built.port) });
       expect(await (await at("/")).text()).toBe("<!doctype html><title>dashboard</title>");
       expect(await (await at("/traces/abc")).text()).toBe("<!doctype html><title>dashboard</title>");
       const script = await at("/assets/app.js");
@@ -434,5 +463,5 @@ describe("the front end", () => {
 });
 
 function dashboardOptions(): Parameters<typeof startDashboard>[0] {
-  return { port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, traces: traceStore(), tracing };
+  return { port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, secret, traces: traceStore(), tracing };
 }

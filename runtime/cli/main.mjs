@@ -11,16 +11,19 @@ const bin = "encore-selfhost";
 /** Each command: what it does, its usage, and how it runs (given the arguments after its name). */
 const commands = {
   run: {
-    summary: "development server: generate, migrate, serve, restart on every change; the dashboard on :9400",
+    summary: "development server: generate, migrate, serve on loopback, restart on every change; the dashboard at the link it prints",
     usage: `${bin} run [--dashboard-port <n>] [--no-dashboard]
 
-Generates encore.gen/, migrates the databases and serves the app (PORT, default 4000),
-then watches the app's sources and restarts it on every change. Without DATABASE_URL
-the embedded PostgreSQL cluster under .data/postgres runs for the whole session,
-across restarts. Logs are pretty on a terminal and JSON lines otherwise.
+Generates encore.gen/, migrates the databases and serves the app (PORT, default 4000;
+on 127.0.0.1 unless HOST is set), then watches the app's sources and restarts it on
+every change. Without DATABASE_URL the embedded PostgreSQL cluster under .data/postgres
+runs for the whole session, across restarts. Logs are pretty on a terminal and JSON
+lines otherwise.
 
 The development dashboard (catalog, API explorer, flow, traces, pub/sub, cron,
-databases, buckets) is served on http://localhost:9400, on loopback only:
+databases, buckets) is served on http://localhost:9400, on loopback only, and opens
+only with the link printed as "[run] development dashboard: ...?token=<secret>" (a new
+secret each time run starts; the browser keeps it across the app's restarts):
   --dashboard-port <n>  serve it on port n instead (0: any free port)
   --no-dashboard        do not serve it`,
     main: (args) => typeScript("run.ts", args),

@@ -5,24 +5,38 @@
 // (the child joins the running cluster; see EmbeddedSession). The child also serves the
 // development dashboard on its own loopback port (--dashboard-port, default 9400), which
 // goes down and comes back with it; --no-dashboard leaves it off.
+//
+// The dashboard opens only for the developer: this process draws a secret when it starts
+// and hands the same one to every child in its environment (never in its arguments, which
+// `ps` shows to every account), so a page opened with the link printed here keeps working
+// across the restarts; a new `run` draws a new one. The link goes to this terminal only:
+// the child's log lines name the dashboard's address without it.
+//
+// Unless HOST is set, the app listens on loopback (127.0.0.1), as `encore run` does: a
+// development server is not for the network. `start` keeps listening on every interface.
 import { watch } from "chokidar";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PinoPretty } from "pino-pretty";
 import { appRoot } from "../internal/config/app-root.ts";
+import { dashboardSecretVariable, newDashboardSecret } from "../internal/config/dashboard-secret.ts";
 import { localSecretsFile } from "../internal/config/secrets.ts";
 import { config } from "../internal/config/mod.ts";
+import { accessLink } from "../internal/dashboard/access.ts";
 import { ParseError } from "../internal/parser/mod.ts";
 import { embeddedClusterDir } from "../internal/sql/databases.ts";
 import { EmbeddedSession } from "../internal/sql/embedded/session.ts";
 import { parseRunArgs } from "./run-args.ts";
+import type { DashboardOpened } from "./serve.ts";
 import { landBundle, removeOtherBuilds } from "./server-bundle.ts";
 
 /** How long edits settle (an editor's save, a formatter after it) before a rebuild. */
 const settleMs = 150;
 /** How long the app has to stop before it is killed. */
 const stopGraceMs = 30_000;
+/** Where the app listens without HOST. */
+const loopbackHost = "127.0.0.1";
 
 const say = (line: string) => console.error(`[run] ${line}`);
 
@@ -38,9 +52,18 @@ if ("error" in args) {
   process.exit(2);
 }
 const childArgs = args.dashboardPort === null ? [] : [`--dashboard-port=${args.dashboardPort}`];
+const dashboardSecret = args.dashboardPort === null ? null : newDashboardSecret();
+/** The dashboard address whose link was printed last: printed again only when it changes. */
+let printedDashboard: string | undefined;
+let childEnv: NodeJS.ProcessEnv = process.env;
 
 try {
   const cfg = config();
+  childEnv = {
+    ...process.env,
+    HOST: cfg.hostSet ? cfg.host : loopbackHost,
+    ...(dashboardSecret === null ? {} : { [dashboardSecretVariable]: dashboardSecret }),
+  };
   const clusterDir = embeddedClusterDir();
   [session] = await Promise.all([
     cfg.databaseUrl ? undefined : EmbeddedSession.open({ dir: clusterDir, connectTimeoutMs: cfg.sql.connectTimeoutMs }),
@@ -88,7 +111,14 @@ async function rebuild(reason: string): Promise<void> {
 function startChild(bundle: string): void {
   const proc = spawn(process.execPath, ["--enable-source-maps", path.join(bundle, "server.mjs"), ...childArgs], {
     cwd: appRoot,
-    stdio: ["ignore", "pipe", "inherit"],
+    env: childEnv,
+    // The IPC channel: the child says where its dashboard listens once it does.
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  proc.on("message", (message: DashboardOpened) => {
+    if (dashboardSecret === null || typeof message?.dashboardUrl !== "string" || message.dashboardUrl === printedDashboard) return;
+    printedDashboard = message.dashboardUrl;
+    say(`development dashboard: ${accessLink(message.dashboardUrl, dashboardSecret)}`);
   });
   // The app logs JSON lines; on a terminal they are made readable, elsewhere left as they are.
   proc.stdout!.pipe(process.stdout.isTTY ? PinoPretty({ colorize: true, ignore: "pid,hostname", sync: true }) : process.stdout);

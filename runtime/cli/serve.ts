@@ -1,16 +1,34 @@
 // The entry point of the production bundle (npm start), and of the app that `run` restarts
-// on every change: serve what bundle.ts bundled. `run` adds --dashboard-port=<n>.
+// on every change: serve what bundle.ts bundled. `run` adds --dashboard-port=<n>, hands over
+// the dashboard's secret in the environment (never in arguments, which `ps` shows to every
+// account), and listens on an IPC channel for the dashboard's URL, to print the link.
+import { takeDashboardSecret } from "../internal/config/dashboard-secret.ts";
 import { provideHandlers } from "../internal/registry/endpoints.ts";
-import { startServer } from "../internal/server/start.ts";
+import { startServer, type DashboardStart } from "../internal/server/start.ts";
+
+/** What the app tells `run` over its IPC channel. */
+export interface DashboardOpened {
+  readonly dashboardUrl: string;
+}
 
 // A dynamic import, so the app's modules run only after the databases are open.
 provideHandlers(() => import("~encore/internal/handlers"));
 
 try {
-  await startServer({ dashboardPort: dashboardPort(process.argv.slice(2)) });
+  await startServer({ dashboard: dashboardStart(process.argv.slice(2)) });
 } catch (err) {
   console.error(`start-up failed: ${(err as Error).message}`);
   process.exitCode = 1;
+}
+
+function dashboardStart(args: readonly string[]): DashboardStart | undefined {
+  const port = dashboardPort(args);
+  if (port === undefined) return undefined;
+  // Taken before the app's modules load, so that nothing the app starts inherits it.
+  const secret = takeDashboardSecret(process.env);
+  // A callback, so that a run already gone (its channel closed) is not an uncaught error here.
+  const opened = (url: string) => void process.send?.({ dashboardUrl: url } satisfies DashboardOpened, undefined, {}, () => {});
+  return { port, secret, opened };
 }
 
 /** --dashboard-port=<n>: an integer from 0 to 65535 (0: any free port); absent: no dashboard. */

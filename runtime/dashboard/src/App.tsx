@@ -1,4 +1,6 @@
 import { Nav } from "./Nav.tsx";
+import { LockedOut } from "./components/LockedOut.tsx";
+import { useLive } from "./live.ts";
 import { PageHeader } from "./components/PageHeader.tsx";
 import { BucketsPage } from "./pages/BucketsPage.tsx";
 import { CronPage } from "./pages/CronPage.tsx";
@@ -13,6 +15,8 @@ import { href, useRoute } from "./router.ts";
 
 export function App() {
   const route = useRoute();
+  const { state } = useLive();
+  if (state === "locked") return <LockedOut />;
   return (
     <div class="layout">
       <aside class="side">

@@ -15,6 +15,7 @@ const stateText: Record<LinkState, string> = {
   connecting: "connecting…",
   connected: "connected",
   reconnecting: "app restarting, reconnecting…",
+  locked: "no access: open the link run printed",
 };
 
 export function Nav({ route }: { route: Route }) {

@@ -1,4 +1,5 @@
 // Requests to the dashboard's own API (runtime/internal/dashboard/api.ts), same origin.
+import { lockOut } from "./live.ts";
 
 /** An error the API answered in Encore's format, or one made here in the same shape. */
 export class ApiError extends Error {
@@ -26,6 +27,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
     throw new ApiError("unavailable", "the dashboard did not answer: the app may be restarting", 0);
   }
   const text = await response.text();
+  if (response.status === 401) lockOut(); // this page's access is not this run's: the page says what to do
   if (!response.ok) throw errorOf(response, text);
   try {
     return JSON.parse(text) as T;

@@ -4,7 +4,8 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AppInfo, TraceSummary } from "../../internal/dashboard/api.ts";
 
-export type LinkState = "connecting" | "connected" | "reconnecting";
+/** "locked": the dashboard answered 401, this page's access is not this run's (a new `run` draws a new secret). */
+export type LinkState = "connecting" | "connected" | "reconnecting" | "locked";
 
 export interface Live {
   readonly state: LinkState;
@@ -37,16 +38,27 @@ export function connect(): void {
     for (const listener of traceListeners) listener(trace);
   });
   source.addEventListener("error", () => {
+    if (live.state === "locked") return;
     update({ state: "reconnecting" });
     // The browser retries by itself after a network error (the app restarting). An HTTP
-    // error instead closes the source for good: then open a new one, once, a little later.
+    // error instead closes the source for good: then open a new one, once, a little later,
+    // unless the error was 401 (access ended), which no retry mends.
     if (source?.readyState === EventSource.CLOSED && retry === null) {
       retry = setTimeout(() => {
         retry = null;
-        connect();
+        void fetch("/api/app").then(
+          (res) => (res.status === 401 ? lockOut() : connect()),
+          () => connect(),
+        );
       }, 2000);
     }
   });
+}
+
+/** The dashboard answered 401: stop reconnecting; the page says to open the link `run` printed. */
+export function lockOut(): void {
+  source?.close();
+  update({ state: "locked" });
 }
 
 export function useLive(): Live {

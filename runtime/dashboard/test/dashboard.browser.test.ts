@@ -1,8 +1,9 @@
 // The development dashboard in a real browser against the app as `npm run dev` serves it:
-// the catalog, the explorer's call and its trace (live in the list, then its waterfall),
-// the flow diagram, a cron run, the SQL console, pub/sub and buckets. The tests run in
-// order and share one app and one browser: the link the explorer shortens is the row the
-// SQL console reads and the QR image the buckets page lists.
+// opened without and then with the link run printed, the catalog, the explorer's call and
+// its trace (live in the list, then its waterfall), the flow diagram, a cron run, the SQL
+// console, pub/sub and buckets, and the page once its access ends. The tests run in order
+// and share one app and one browser: the link the explorer shortens is the row the SQL
+// console reads and the QR image the buckets page lists.
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -32,6 +33,22 @@ describe("the development dashboard", () => {
     await page.goto(`${app.dashboardUrl}/${hash}`);
     await expect.poll(() => page.getByTestId("link-status").getAttribute("data-state")).toBe("connected");
   };
+
+  test("without run's link the page says to open it; the link opens the dashboard and leaves the address bar", async () => {
+    const { page } = browser;
+    const refused = await page.goto(`${app.dashboardUrl}/`);
+    expect(refused?.status()).toBe(401);
+    expect(await page.locator("h1").textContent()).toBe("Open the link from your terminal");
+    expect(await page.locator("pre").textContent()).toBe(`[run] development dashboard: ${app.dashboardUrl}/?token=…`);
+    await screenshot(page, "no-access");
+
+    await page.goto(app.dashboardLink);
+    expect(page.url()).toBe(`${app.dashboardUrl}/`);
+    await expect.poll(() => page.getByTestId("link-status").getAttribute("data-state")).toBe("connected");
+    const [cookie] = await browser.context.cookies(app.dashboardUrl);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", value: new URL(app.dashboardLink).searchParams.get("token") });
+    expect(await page.evaluate<string>("document.cookie")).toBe(""); // HttpOnly: no script on any page reads it
+  });
 
   test("the catalog lists the services, POST /shorten under url", async () => {
     const { page } = browser;
@@ -165,5 +182,18 @@ describe("the development dashboard", () => {
     await expect.poll(() => object.textContent()).toMatch(/image\/png/);
     expect(await object.getByRole("link", { name: "public URL" }).count()).toBe(1);
     await screenshot(page, "buckets");
+  });
+
+  test("once its access ends (run started again, with a new secret), the open page says to open the new link", async () => {
+    const { page, context } = browser;
+    await open(page, "#/services");
+    const [cookie] = await context.cookies(app.dashboardUrl);
+    await context.addCookies([{ ...cookie!, value: "a-secret-of-an-earlier-run-of-run-0123456789" }]);
+    await page.evaluate('location.hash = "#/cron"');
+    const lockedOut = page.getByTestId("locked-out");
+    await lockedOut.waitFor();
+    expect(await lockedOut.locator("h1").textContent()).toBe("Open the link from your terminal");
+    expect(await page.getByTestId("link-status").count()).toBe(0);
+    await screenshot(page, "locked-out");
   });
 });

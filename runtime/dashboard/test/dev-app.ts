@@ -9,8 +9,10 @@ import { tempDataDir } from "../../test/temp-dir.ts";
 export interface DevApp {
   /** The app's own base URL, its PUBLIC_BASE_URL. */
   readonly url: string;
-  /** The dashboard's base URL, as run logs it. */
+  /** The dashboard's base URL, as the app logs it. */
   readonly dashboardUrl: string;
+  /** The link with the secret that run prints: what opens the dashboard. */
+  readonly dashboardLink: string;
   stop(): Promise<void>;
 }
 
@@ -36,9 +38,10 @@ export async function startDevApp(): Promise<DevApp> {
   };
   try {
     await whenListening(spawned, 180_000);
-    // The dashboard opens once the app listens, and says where.
+    // The dashboard opens once the app listens, and says where; run prints the link that opens it.
     const dashboardUrl = await whenLogged(spawned, /development dashboard at (http:\/\/[^"\s]+)/, "serving the dashboard", 30_000);
-    return { url, dashboardUrl, stop };
+    const dashboardLink = await whenLogged(spawned, /\[run\] development dashboard: (http:\/\/\S+)/, "printing the dashboard's link", 30_000);
+    return { url, dashboardUrl, dashboardLink, stop };
   } catch (err) {
     await stop();
     throw err;

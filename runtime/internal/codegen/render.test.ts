@@ -14,7 +14,7 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
-  version: 7,
+  version: 8,
   appId: "",
   services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [], calls: [] }],
   databases: [],

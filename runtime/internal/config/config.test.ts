@@ -7,6 +7,8 @@ describe("configuration", () => {
   test("defaults need nothing set", () => {
     const cfg = parseConfig({}, root);
     expect(cfg).toMatchObject({
+      host: "0.0.0.0",
+      hostSet: false,
       port: 4000,
       publicBaseUrl: "http://localhost:4000",
       databaseUrl: null,
@@ -62,6 +64,11 @@ describe("configuration", () => {
     });
     const aws = parseConfig({ OBJECTS_PROVIDER: "S3", OBJECTS_S3_FORCE_PATH_STYLE: "true" }, root).objects;
     expect([aws.provider, aws.s3.endpoint, aws.s3.forcePathStyle]).toEqual(["s3", null, true]);
+  });
+
+  test("HOST is every interface when unset, and says whether it was set (run listens on loopback without it)", () => {
+    expect(parseConfig({ HOST: " " }, root)).toMatchObject({ host: "0.0.0.0", hostSet: false });
+    expect(parseConfig({ HOST: " ::1 " }, root)).toMatchObject({ host: "::1", hostSet: true });
   });
 
   test("PUBLIC_BASE_URL follows PORT by default and loses a trailing slash when set", () => {

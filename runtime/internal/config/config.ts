@@ -11,7 +11,10 @@ export { ConfigError } from "./values.ts";
 export interface RuntimeConfig {
   /** App root: the folder holding encore.app. */
   readonly appRoot: string;
+  /** HOST: the interface the server listens on; every one ("0.0.0.0") when unset, but see hostSet. */
   readonly host: string;
+  /** Whether HOST was set: without it, `run` has its app listen on loopback only. */
+  readonly hostSet: boolean;
   readonly port: number;
   /** Public address used to build absolute URLs, without a trailing slash. */
   readonly publicBaseUrl: string;
@@ -62,6 +65,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
   return Object.freeze({
     appRoot,
     host: env.HOST?.trim() || "0.0.0.0",
+    hostSet: Boolean(env.HOST?.trim()),
     port,
     publicBaseUrl: parsePublicBaseUrl(env.PUBLIC_BASE_URL, port),
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),

@@ -36,7 +36,8 @@ export async function registerFrontEnd(app: FastifyInstance, dist = distDir()): 
   });
 }
 
-function isApiPath(url: string): boolean {
+/** Whether a request's URL (with its query) is under /api, which answers JSON, never a page. */
+export function isApiPath(url: string): boolean {
   return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
 }
 

@@ -8,14 +8,13 @@ import { traceStore } from "../tracing/mod.ts";
 
 /**
  * Starts the development dashboard beside the app's server, which listens already (built
- * with the same `devCalls`). A dashboard that cannot start (its port taken, by another
- * `run` for one) is a warning: the app keeps serving without it.
+ * with the same `devCalls`), open to whoever holds `secret`. A dashboard that cannot start
+ * (its port taken, by another `run` for one) is a warning: the app keeps serving without it.
  */
 export async function openDashboard(
   app: FastifyInstance,
   cfg: Pick<RuntimeConfig, "appRoot" | "host" | "tracing">,
-  port: number,
-  devCalls: DevCalls,
+  { port, secret, devCalls }: { port: number; secret: string; devCalls: DevCalls },
 ): Promise<Dashboard | null> {
   const log = rootLogger();
   const address = app.server.address();
@@ -28,9 +27,11 @@ export async function openDashboard(
       appBaseUrl: `http://localhost:${appPort}`,
       appUrl: `http://${loopbackHost(cfg.host)}:${appPort}`,
       devCalls,
+      secret,
       traces: traceStore(),
       tracing: { keep: cfg.tracing.buffer, otlpEndpoint: cfg.tracing.otlpTracesUrl },
     });
+    // Without the secret: log lines may be kept or shipped where other accounts read them; `run` prints the link.
     log.info(`development dashboard at ${dashboard.url}`);
     return dashboard;
   } catch (err) {

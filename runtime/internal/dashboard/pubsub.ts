@@ -1,18 +1,23 @@
 import type { FastifyInstance } from "fastify";
 import { config } from "../config/mod.ts";
 import { APIError } from "../errors/api-error.ts";
-import type { AppMeta } from "../meta/types.ts";
+import type { AppMeta, TopicMeta } from "../meta/types.ts";
 import { publish, runningPubSub } from "../pubsub/mod.ts";
 import type { SubscriptionStats } from "../pubsub/provider.ts";
+import { compileValidator, describeValidationError } from "../validation/ajv.ts";
+import { compileDateReviver } from "../validation/dates.ts";
 import type { PubSubState } from "./api.ts";
 
 /**
  * GET /api/pubsub: each topic with its publishers and its subscriptions' backlog, in-flight
  * and dead letters, as the running provider (SQL or NATS) counts them.
- * POST /api/pubsub/publish {topic, message}: a test message, through the topic's own publish path.
+ * POST /api/pubsub/publish {topic, message}: a test message, checked against the topic's
+ * message type (a message its subscribers cannot read would fail every delivery), then
+ * published through the topic's own publish path, as the app's `topic.publish()` would.
  * POST /api/pubsub/redrive {topic, subscription}: dead letters back into delivery.
  */
 export function registerPubSub(app: FastifyInstance, meta: AppMeta): void {
+  const checks = new Map(meta.topics.map((topic) => [topic.name, messageCheck(topic)]));
   app.get("/api/pubsub", async (): Promise<PubSubState> => {
     const running = runningPubSub();
     const stats = running ? await (await running).stats() : [];
@@ -39,7 +44,7 @@ export function registerPubSub(app: FastifyInstance, meta: AppMeta): void {
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
       throw APIError.invalidArgument("message must be a JSON object, as a topic's messages are");
     }
-    return { messageId: await publish(topic, message) };
+    return { messageId: await publish(topic, checks.get(topic)!(message)) };
   });
 
   app.post("/api/pubsub/redrive", async (req) => {
@@ -54,6 +59,25 @@ export function registerPubSub(app: FastifyInstance, meta: AppMeta): void {
     if (!known) throw APIError.notFound(`no subscription "${subscription}" on topic "${topic}"`);
     return { redriven: await provider.redrive(topic, subscription) };
   });
+}
+
+/**
+ * The topic's message type, compiled once: answers the message as app code would publish it
+ * (its date fields as Dates), or throws invalid_argument naming the field that does not match.
+ * Only the dashboard checks: `topic.publish()` in app code is type-checked, not checked at
+ * run time, as in Encore.
+ */
+function messageCheck(topic: TopicMeta): (message: object) => object {
+  const validate = compileValidator(topic.message, "message");
+  const revive = compileDateReviver(topic.message);
+  const typeName = (topic.message["x-encore-ref"] as { name?: string } | undefined)?.name;
+  return (message) => {
+    if (!validate(message)) {
+      const problem = describeValidationError(validate.errors![0]!, "message");
+      throw APIError.invalidArgument(`the message does not match the type of topic "${topic.name}"${typeName ? ` (${typeName})` : ""}: ${problem}`);
+    }
+    return revive ? (revive(message) as object) : message;
+  };
 }
 
 function counts(stats: SubscriptionStats | undefined): { backlog: number; inFlight: number; deadLetters: number } {

@@ -7,6 +7,7 @@ import { errorHandler } from "../server/errors.ts";
 import type { DevCalls } from "../server/dev-calls.ts";
 import type { TraceStore } from "../tracing/records.ts";
 import type { AppInfo } from "./api.ts";
+import { registerAccess } from "./access.ts";
 import { registerBuckets } from "./buckets.ts";
 import { catalog } from "./catalog.ts";
 import { registerCron } from "./cron.ts";
@@ -30,6 +31,8 @@ export interface DashboardOptions {
   readonly appUrl: string;
   /** This boot's secret for calls to internal endpoints (the app server was built with it). */
   readonly devCalls: DevCalls;
+  /** The secret `run` drew when it started: the dashboard answers only requests that carry it (access.ts). */
+  readonly secret: string;
   readonly traces: TraceStore | null;
   readonly tracing: AppInfo["tracing"];
   /** The front end's build; the runtime package's dashboard/dist by default. */
@@ -48,7 +51,8 @@ export interface Dashboard {
  * The development dashboard (`encore-selfhost run`): its own small server in the app's
  * process, on loopback only, beside the app's. Its API (api.ts) reads the app's metadata,
  * the trace ring, pub/sub, cron, the databases and buckets directly, and calls endpoints
- * over HTTP through the app's own server. guard.ts keeps other sites out.
+ * over HTTP through the app's own server. guard.ts keeps other sites out, access.ts everyone
+ * but the developer who holds `run`'s secret.
  */
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const { meta } = options;
@@ -62,6 +66,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const app = Fastify({ logger: false, forceCloseConnections: true });
   let port = options.port;
   registerGuard(app, () => port);
+  registerAccess(app, options.secret, () => port);
   app.setErrorHandler(errorHandler(true)); // the developer's own machine: internal messages are theirs to read
   app.setNotFoundHandler(() => {
     throw APIError.notFound("no such dashboard API");

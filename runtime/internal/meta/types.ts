@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 7;
+  readonly version: 8;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -107,6 +107,8 @@ export interface TopicMeta {
   readonly service: string;
   /** Services that publish to it, sorted: those calling `.publish(...)` on it, or `.ref<Publisher<...>>()`, as Encore counts them. */
   readonly publishers: readonly string[];
+  /** Its message type (`new Topic<Message>`), as JSON Schema: what the dashboard checks a test message against. */
+  readonly message: JSONSchema;
   readonly declaredIn: SourceLocation;
 }
 

@@ -52,6 +52,15 @@ describe("the real app", () => {
     });
   });
 
+  it("reads url-shortened's message type as JSON Schema, its Date as a date-time", () => {
+    const { message } = meta.topics.find((t) => t.name === "url-shortened")!;
+    expect(message).toMatchObject({
+      type: "object",
+      properties: { code: { type: "string" }, originalUrl: { type: "string" }, timestamp: { type: "string", format: "date-time", "x-encore-type": "date" } },
+      required: ["code", "originalUrl", "timestamp"],
+    });
+  });
+
   it("knows url publishes url-shortened, analytics subscribes to it and calls url, and urlb calls nobody", () => {
     expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "url", publishers: ["url"] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));

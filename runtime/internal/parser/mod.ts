@@ -33,14 +33,14 @@ export function parseApp(appRoot: string): AppMeta {
   const endpoints = findEndpoints(app, services, schemas);
   checkRouteConflicts(endpoints);
   const { databases, secrets } = findResources(app, services);
-  const { topics, subscriptions } = findPubSub(app, services);
+  const { topics, subscriptions } = findPubSub(app, services, schemas);
   const calls = findServiceCalls(app, services);
   const byService = new Map<string, EndpointMeta[]>();
   for (const endpoint of endpoints) {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 7,
+    version: 8,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,

@@ -1,8 +1,9 @@
 import ts from "typescript";
-import type { SubscriptionMeta, TopicMeta } from "../meta/types.ts";
+import type { JSONSchema, SubscriptionMeta, TopicMeta } from "../meta/types.ts";
 import { errorAt, locationOf } from "./errors.ts";
 import { compareText, type AppProgram } from "./program.ts";
 import { namedResource, servicesOf, usesOf } from "./references.ts";
+import { typeName, type SchemaBuilder } from "./schema.ts";
 import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
@@ -19,11 +20,12 @@ interface Declared {
 }
 
 /**
- * Topics with the services publishing to them, and subscriptions with their topic, each
- * sorted by name. As in Encore, a subscription's topic must resolve to a `new Topic(...)`
- * declaration, and a service publishes when its files call `.publish(...)` on a topic.
+ * Topics with the services publishing to them and their message type, and subscriptions
+ * with their topic, each sorted by name. As in Encore, a subscription's topic must resolve
+ * to a `new Topic(...)` declaration, and a service publishes when its files call
+ * `.publish(...)` on a topic.
  */
-export function findPubSub(app: AppProgram, services: readonly ServiceInfo[]): PubSub {
+export function findPubSub(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): PubSub {
   const declared = findDeclarations(app, services);
   const topics = declared.filter((d) => d.kind === "topic");
   const uses = usesOf(app, topics.map((topic) => topic.node));
@@ -33,6 +35,7 @@ export function findPubSub(app: AppProgram, services: readonly ServiceInfo[]): P
         name: topic.name,
         service: topic.service,
         publishers: servicesOf(services, uses.get(topic.node)!.filter((use) => isPublishing(app, use))),
+        message: messageSchema(app, schemas, topic),
         declaredIn: locationOf(app.appRoot, topic.node),
       }))
       .sort((a, b) => compareText(a.name, b.name)),
@@ -84,6 +87,16 @@ function literalName(app: AppProgram, node: ts.NewExpression, index: number, con
     throw errorAt(app.appRoot, arg ?? node, `the name passed to ${construct} must be a string literal`);
   }
   return arg.text;
+}
+
+/** The topic's type argument, written (`new Topic<Message>(...)`) or inferred, as JSON Schema. */
+function messageSchema(app: AppProgram, schemas: SchemaBuilder, topic: Declared): JSONSchema {
+  const written = topic.node.typeArguments?.[0];
+  const type = written
+    ? app.checker.getTypeFromTypeNode(written)
+    : app.checker.getTypeArguments(app.checker.getTypeAtLocation(topic.node) as ts.TypeReference)[0];
+  if (!type) return {};
+  return schemas.schemaOf(type, { node: written ?? topic.node, owner: typeName(type) ?? `the message of topic "${topic.name}"`, field: "" });
 }
 
 /** `topic.publish(...)`, or `topic.ref<Publisher<...>>()`, which Encore counts as publishing too. */

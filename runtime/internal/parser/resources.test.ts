@@ -61,6 +61,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(7);
+    expect(meta.version).toBe(8);
   });
 });

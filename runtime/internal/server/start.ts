@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Server } from "node:http";
+import { dashboardSecretVariable } from "../config/dashboard-secret.ts";
 import { config, metricsEnabled } from "../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../cron/mod.ts";
 import { cronDatabaseName } from "../cron/schema.ts";
@@ -28,11 +29,21 @@ import { createDevCalls } from "./dev-calls.ts";
 import { listenForMetrics, metricsAddress } from "./metrics-routes.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
 
+/** The development dashboard, as `run` asks its app to serve it (serve.ts). */
+export interface DashboardStart {
+  /** Its own loopback port; 0 for any free one. */
+  readonly port: number;
+  /** The secret `run` drew, which the dashboard opens for (dashboard/access.ts); null when none was handed over. */
+  readonly secret: string | null;
+  /** Told the dashboard's URL once it listens: serve.ts passes it on to `run`, which prints the link. */
+  readonly opened?: (url: string) => void;
+}
+
 export interface StartOptions {
   /** Keep finished traces in memory (TRACE_BUFFER of them) for the development dashboard. */
   readonly keepTraces?: boolean;
-  /** Serve the development dashboard on this loopback port (`run` passes it; production never does). */
-  readonly dashboardPort?: number;
+  /** Serve the development dashboard (`run` asks for it; production never does). */
+  readonly dashboard?: DashboardStart;
 }
 
 /**
@@ -45,13 +56,17 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // From the first moment: a process manager may stop the app while it is still starting,
   // and Node's default for SIGTERM would end it without stopping the embedded cluster.
   const stopRequested = watchStopSignals(cfg.shutdownDelayMs);
-  if (options.dashboardPort !== undefined && cfg.environmentType === "production") {
+  const wanted = options.dashboard;
+  if (wanted && cfg.environmentType === "production") {
     throw new Error("--dashboard-port: the development dashboard is never served in production (NODE_ENV=production)");
+  }
+  if (wanted && wanted.secret === null) {
+    throw new Error(`--dashboard-port: the development dashboard opens only with the secret encore-selfhost run hands over in ${dashboardSecretVariable}; serve it with encore-selfhost run`);
   }
   const log = rootLogger();
   const meta = appMeta();
   // Before the routes are compiled: each decides then whether it records spans.
-  const tracing = await startAppTracing(options.keepTraces === true || options.dashboardPort !== undefined);
+  const tracing = await startAppTracing(options.keepTraces === true || wanted !== undefined);
   // Before the app's modules load (their metrics may be set as they load) and before routes are compiled.
   const meter = metricsEnabled(cfg.metrics) ? await startMetrics() : null;
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
@@ -67,7 +82,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   let app: FastifyInstance | undefined;
   let metricsServer: Server | null = null;
   // The dashboard's secret for calls to internal endpoints: the app server routes them for it only.
-  const devCalls = options.dashboardPort === undefined ? null : createDevCalls();
+  const devCalls = wanted === undefined ? null : createDevCalls();
   try {
     await openDatabases(databases);
     for (const { name, applied } of openedDatabases()) {
@@ -115,9 +130,9 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     `listening on http://localhost:${port}`,
   );
   // Loaded only when asked for: production's bundle keeps the dashboard in a chunk it never loads.
-  const dashboard: Dashboard | null = devCalls
-    ? await (await import("../dashboard/mod.ts")).openDashboard(app, cfg, options.dashboardPort!, devCalls)
-    : null;
+  const dashboard: Dashboard | null =
+    wanted && devCalls ? await (await import("../dashboard/mod.ts")).openDashboard(app, cfg, { port: wanted.port, secret: wanted.secret!, devCalls }) : null;
+  if (dashboard) wanted?.opened?.(dashboard.url);
   const running = app;
   void stopRequested.then(() =>
     stopAndExit(async () => {
