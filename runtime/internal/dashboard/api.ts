@@ -197,7 +197,9 @@ export interface CronRunResult {
 /** GET /api/databases */
 export interface DatabasesState {
   /** Whether the SQL console can run on this server; when not, why (the page shows it instead of the editor). */
-  readonly console: { readonly available: true } | { readonly available: false; readonly reason: string };
+  readonly console:
+    | { readonly available: true; readonly limits: { readonly rows: number; readonly bytes: number; readonly statementTimeoutMs: number } }
+    | { readonly available: false; readonly reason: string };
   readonly databases: readonly {
     readonly name: string;
     readonly service: string;

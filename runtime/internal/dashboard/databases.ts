@@ -6,7 +6,7 @@ import type { ConsoleLogin, ConsoleOff } from "../sql/console-login.ts";
 import { declaredMigrations, migrationTracking, openDatabase, physicalName, sqlConsoleLogin } from "../sql/databases.ts";
 import type { SqlDriver } from "../sql/driver.ts";
 import type { DatabasesState, QueryResult } from "./api.ts";
-import { runReadOnly } from "./sql-console.ts";
+import { maxBytes, maxRows, runReadOnly, statementTimeoutMs } from "./sql-console.ts";
 
 type DatabaseState = DatabasesState["databases"][number];
 
@@ -25,7 +25,8 @@ export function registerDatabases(
 ): void {
   app.get("/api/databases", async (): Promise<DatabasesState> => {
     const [databases, login] = await Promise.all([Promise.all(meta.databases.map((db) => databaseState(db, appRoot))), consoleLogin()]);
-    return { console: "reason" in login ? { available: false, reason: login.reason } : { available: true }, databases };
+    const limits = { rows: maxRows, bytes: maxBytes, statementTimeoutMs };
+    return { console: "reason" in login ? { available: false, reason: login.reason } : { available: true, limits }, databases };
   });
 
   app.post("/api/databases/:name/query", async (req): Promise<QueryResult> => {

@@ -22,16 +22,18 @@ export class ConsoleLogin {
   private constructor(
     private readonly adminUrl: string,
     private readonly password: string,
+    /** The role's name: consoleRole, but for tests of the role itself. */
+    private readonly role: string,
   ) {}
 
   /**
    * Sets up the role on the server `adminUrl` reaches (as its user: a superuser, or a
    * user with CREATEROLE); when that user cannot, says why instead.
    */
-  static async prepare(adminUrl: string, secretFile: string): Promise<ConsoleLogin | ConsoleOff> {
+  static async prepare(adminUrl: string, secretFile: string, role = consoleRole): Promise<ConsoleLogin | ConsoleOff> {
     const password = readOrCreateSecret(secretFile);
-    const reason = await asAdmin(adminUrl, (admin) => ensureConsoleRole(admin, password));
-    return reason === null ? new ConsoleLogin(adminUrl, password) : { reason };
+    const reason = await asAdmin(adminUrl, (admin) => ensureConsoleRole(admin, password, role));
+    return reason === null ? new ConsoleLogin(adminUrl, password, role) : { reason };
   }
 
   /** A new session of the console's role on `database` (its name on the server). */
@@ -45,14 +47,14 @@ export class ConsoleLogin {
     // before any other process may change it again.
     return asAdmin(this.adminUrl, async (admin) => {
       await admin.query("SELECT pg_advisory_lock($1)", [consoleRoleLock]); // released when the session ends
-      const reason = await ensureConsoleRole(admin, this.password);
+      const reason = await ensureConsoleRole(admin, this.password, this.role);
       if (reason !== null) throw new Error(`the SQL console cannot log in: ${reason}`);
       return this.open(database, config);
     });
   }
 
   private async open(database: string, config: ConsoleClientConfig): Promise<pg.Client> {
-    const client = new pg.Client({ ...config, connectionString: roleUrl(this.adminUrl, database, this.password) });
+    const client = new pg.Client({ ...config, connectionString: roleUrl(this.adminUrl, this.role, this.password, database) });
     client.on("error", () => {}); // a session lost between statements: the next statement reports it
     try {
       await client.connect();
@@ -65,9 +67,9 @@ export class ConsoleLogin {
 }
 
 /** The admin's URL, on `database`, as the console's role: the server's address and its parameters (sslmode, application_name) kept. */
-function roleUrl(adminUrl: string, database: string, password: string): string {
+function roleUrl(adminUrl: string, role: string, password: string, database: string): string {
   const url = new URL(adminUrl);
-  url.username = consoleRole;
+  url.username = role;
   url.password = password;
   url.pathname = `/${encodeURIComponent(database)}`;
   url.searchParams.delete("user");

@@ -31,7 +31,7 @@ export const consoleConnectionLimit = 8;
  * found its password changed sets it back and logs in: so processes holding different
  * secrets (two DATA_DIRs on one DATABASE_URL) take turns instead of failing.
  */
-export const consoleRoleLock = "1701733236"; // "encore_c" as a number, only unique by habit
+export const consoleRoleLock = "1701733236"; // an advisory lock key of the runtime's own
 
 /**
  * Makes the console's role exist as described, with `password`: creates it, or puts an
@@ -40,7 +40,7 @@ export const consoleRoleLock = "1701733236"; // "encore_c" as a number, only uni
  * rights (neither superuser nor CREATEROLE, or not allowed to grant pg_read_all_data),
  * or the server is older than PostgreSQL 14.
  */
-export async function ensureConsoleRole(admin: pg.Client, password: string): Promise<string | null> {
+export async function ensureConsoleRole(admin: pg.Client, password: string, role = consoleRole): Promise<string | null> {
   const me = (
     await admin.query<{ name: string; rolsuper: boolean; rolcreaterole: boolean; version: number }>(
       `SELECT current_user AS name, rolsuper, rolcreaterole, current_setting('server_version_num')::int AS version
@@ -53,47 +53,47 @@ export async function ensureConsoleRole(admin: pg.Client, password: string): Pro
   if (!me.rolsuper && !me.rolcreaterole) {
     return (
       `the database user "${me.name}" is neither a superuser nor allowed to create roles (CREATEROLE), so it cannot make ` +
-      `the console's read-only role "${consoleRole}"; the console never runs as the app's own user`
+      `the console's read-only role "${role}"; the console never runs as the app's own user`
     );
   }
   await admin.query("BEGIN");
   try {
     await admin.query("SELECT pg_advisory_xact_lock($1)", [consoleRoleLock]);
-    await shapeRole(admin, password, me.rolsuper);
+    await shapeRole(admin, role, password, me.rolsuper);
     await admin.query("COMMIT");
     return null;
   } catch (err) {
     await admin.query("ROLLBACK").catch(() => {});
     const sqlState = (err as { code?: unknown }).code;
-    if (sqlState === "42501") return `the database user "${me.name}" cannot set up the console's read-only role "${consoleRole}": ${(err as Error).message}`;
+    if (sqlState === "42501") return `the database user "${me.name}" cannot set up the console's read-only role "${role}": ${(err as Error).message}`;
     throw err;
   }
 }
 
-async function shapeRole(admin: pg.Client, password: string, asSuperuser: boolean): Promise<void> {
+async function shapeRole(admin: pg.Client, role: string, password: string, asSuperuser: boolean): Promise<void> {
   const attributes = `LOGIN INHERIT CONNECTION LIMIT ${consoleConnectionLimit} PASSWORD '${scramVerifier(password)}'`;
   const existing = (
     await admin.query<{ elevated: boolean }>(
       `SELECT rolsuper OR rolcreaterole OR rolcreatedb OR rolreplication OR rolbypassrls AS elevated FROM pg_roles WHERE rolname = $1`,
-      [consoleRole],
+      [role],
     )
   ).rows[0];
   if (!existing) {
-    await admin.query(`CREATE ROLE ${consoleRole} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS ${attributes}`);
+    await admin.query(`CREATE ROLE ${role} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS ${attributes}`);
   } else {
     // Someone made it more than it should be: only a superuser can take that back.
-    if (existing.elevated) await admin.query(`ALTER ROLE ${consoleRole} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS`);
-    await admin.query(`ALTER ROLE ${consoleRole} ${attributes}`);
+    if (existing.elevated) await admin.query(`ALTER ROLE ${role} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS`);
+    await admin.query(`ALTER ROLE ${role} ${attributes}`);
   }
   const others = await admin.query<{ name: string }>(
     `SELECT m.roleid::regrole::text AS name FROM pg_auth_members m
      WHERE m.member = $1::regrole AND m.roleid <> 'pg_read_all_data'::regrole`,
-    [consoleRole],
+    [role],
   );
-  for (const { name } of others.rows) await admin.query(`REVOKE ${name} FROM ${consoleRole}`);
-  await admin.query(`GRANT pg_read_all_data TO ${consoleRole}`);
+  for (const { name } of others.rows) await admin.query(`REVOKE ${name} FROM ${role}`);
+  await admin.query(`GRANT pg_read_all_data TO ${role}`);
   const settings = { ...consoleRoleSettings, ...(asSuperuser ? superuserSettings : {}) };
-  for (const [name, value] of Object.entries(settings)) await admin.query(`ALTER ROLE ${consoleRole} SET ${name} = '${value}'`);
+  for (const [name, value] of Object.entries(settings)) await admin.query(`ALTER ROLE ${role} SET ${name} = '${value}'`);
 }
 
 /**
