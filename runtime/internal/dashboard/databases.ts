@@ -24,9 +24,8 @@ export function registerDatabases(
   consoleLogin: () => Promise<ConsoleLogin | ConsoleOff> = sqlConsoleLogin,
 ): void {
   app.get("/api/databases", async (): Promise<DatabasesState> => {
-    const [databases, login] = await Promise.all([Promise.all(meta.databases.map((db) => databaseState(db, appRoot))), consoleLogin()]);
-    const limits = { rows: maxRows, bytes: maxBytes, statementTimeoutMs };
-    return { console: "reason" in login ? { available: false, reason: login.reason } : { available: true, limits }, databases };
+    const [databases, sqlConsole] = await Promise.all([Promise.all(meta.databases.map((db) => databaseState(db, appRoot))), consoleState(consoleLogin)]);
+    return { console: sqlConsole, databases };
   });
 
   app.post("/api/databases/:name/query", async (req): Promise<QueryResult> => {
@@ -39,6 +38,17 @@ export function registerDatabases(
     if ("reason" in login) throw APIError.failedPrecondition(`the SQL console is off: ${login.reason}`);
     return runReadOnly(login, physicalName(db.name), sql);
   });
+}
+
+/** Whether the console can run, and why not: a role that could not be set up leaves the rest of the page working. */
+async function consoleState(consoleLogin: () => Promise<ConsoleLogin | ConsoleOff>): Promise<DatabasesState["console"]> {
+  try {
+    const login = await consoleLogin();
+    if ("reason" in login) return { available: false, reason: login.reason };
+    return { available: true, limits: { rows: maxRows, bytes: maxBytes, statementTimeoutMs } };
+  } catch (err) {
+    return { available: false, reason: `its read-only role could not be set up: ${(err as Error).message}` };
+  }
 }
 
 async function databaseState(db: DatabaseMeta, appRoot: string): Promise<DatabaseState> {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { APIError } from "../errors/api-error.ts";
 import { consoleRole, consoleRoleLock, ensureConsoleRole } from "./console-role.ts";
 
 /** Why the console cannot run on this server, said to the developer. */
@@ -48,7 +49,7 @@ export class ConsoleLogin {
     return asAdmin(this.adminUrl, async (admin) => {
       await admin.query("SELECT pg_advisory_lock($1)", [consoleRoleLock]); // released when the session ends
       const reason = await ensureConsoleRole(admin, this.password, this.role);
-      if (reason !== null) throw new Error(`the SQL console cannot log in: ${reason}`);
+      if (reason !== null) throw APIError.failedPrecondition(`the SQL console cannot log in: ${reason}`);
       return this.open(database, config);
     });
   }
@@ -83,8 +84,11 @@ function loginRefused(err: unknown): boolean {
   return code === "28P01" || code === "28000";
 }
 
+/** How long the admin's session may wait for the server, a lock or a statement: a console request never hangs on it. */
+const adminTimeoutMs = 10_000;
+
 async function asAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: adminTimeoutMs, statement_timeout: adminTimeoutMs });
   admin.on("error", () => {}); // reported by the query that was running
   try {
     await admin.connect();
