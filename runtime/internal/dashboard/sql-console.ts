@@ -44,6 +44,7 @@ export async function runReadOnly(login: ConsoleLogin, database: string, sql: st
       types: typeParsers,
       connectionTimeoutMillis: deadlineMs,
     });
+    meter.follow(client.connection.stream);
     return await readQuery(client, meter, sql);
   } catch (err) {
     throw consoleError(err, meter, database);
