@@ -49,10 +49,11 @@ export async function runReadOnly(login: ConsoleLogin, database: string, sql: st
   } catch (err) {
     throw consoleError(err, meter, database);
   } finally {
-    clearTimeout(deadline);
     running--;
-    // Ending the session is what clears its state: the server releases its locks before it closes the connection.
+    // Ending the session is what clears its state: the server releases its locks before it
+    // closes the connection. The deadline still holds for a server that would not close it.
     await client?.end().catch(() => {});
+    clearTimeout(deadline);
   }
 }
 
