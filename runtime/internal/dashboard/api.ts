@@ -196,6 +196,10 @@ export interface CronRunResult {
 
 /** GET /api/databases */
 export interface DatabasesState {
+  /** Whether the SQL console can run on this server; when not, why (the page shows it instead of the editor). */
+  readonly console:
+    | { readonly available: true; readonly limits: { readonly rows: number; readonly bytes: number; readonly statementTimeoutMs: number } }
+    | { readonly available: false; readonly reason: string };
   readonly databases: readonly {
     readonly name: string;
     readonly service: string;
@@ -205,14 +209,20 @@ export interface DatabasesState {
     readonly tables: readonly { readonly schema: string; readonly name: string; readonly rowEstimate: number; readonly sizeBytes: number }[];
   }[];
 }
-/** POST /api/databases/:name/query {sql}: run on a read-only transaction, then rolled back. */
+/**
+ * POST /api/databases/:name/query {sql}: one query, as the console's read-only role on a
+ * session of its own, through a cursor, in a transaction that is rolled back. When the
+ * console is off: 400 failed_precondition with the reason.
+ */
 export interface QueryResult {
   readonly columns: readonly { readonly name: string; readonly type: string }[];
   /** Values as JSON: numbers, strings, booleans, null, objects for json columns; bytea as "\\x..." text. */
   readonly rows: readonly (readonly unknown[])[];
   readonly rowCount: number;
-  /** True when more rows came back than the console shows (1,000). */
+  /** True when the query had more than the rows shown. */
   readonly truncated: boolean;
+  /** What cut it: more rows than the console shows (1,000), or more bytes than it reads (4 MiB); null when whole. */
+  readonly truncatedBy: "rows" | "bytes" | null;
   readonly durationMs: number;
 }
 

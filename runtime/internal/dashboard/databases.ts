@@ -2,10 +2,11 @@ import type { FastifyInstance } from "fastify";
 import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { AppMeta, DatabaseMeta } from "../meta/types.ts";
-import { declaredMigrations, migrationTracking, openDatabase, physicalName } from "../sql/databases.ts";
+import type { ConsoleLogin, ConsoleOff } from "../sql/console-login.ts";
+import { declaredMigrations, migrationTracking, openDatabase, physicalName, sqlConsoleLogin } from "../sql/databases.ts";
 import type { SqlDriver } from "../sql/driver.ts";
 import type { DatabasesState, QueryResult } from "./api.ts";
-import { runReadOnly } from "./sql-console.ts";
+import { maxBytes, maxRows, runReadOnly, statementTimeoutMs } from "./sql-console.ts";
 
 type DatabaseState = DatabasesState["databases"][number];
 
@@ -13,20 +14,41 @@ type DatabaseState = DatabasesState["databases"][number];
  * GET /api/databases: each database with its applied migrations and its tables (row
  * estimates from the planner's statistics, 0 for a table never analyzed; sizes with
  * indexes and TOAST).
- * POST /api/databases/:name/query {sql}: the read-only console (sql-console.ts).
+ * POST /api/databases/:name/query {sql}: the read-only console (sql-console.ts), logged
+ * in through `consoleLogin` (this process's server by default).
  */
-export function registerDatabases(app: FastifyInstance, meta: AppMeta, appRoot: string): void {
-  app.get("/api/databases", async (): Promise<DatabasesState> => ({
-    databases: await Promise.all(meta.databases.map((db) => databaseState(db, appRoot))),
-  }));
+export function registerDatabases(
+  app: FastifyInstance,
+  meta: AppMeta,
+  appRoot: string,
+  consoleLogin: () => Promise<ConsoleLogin | ConsoleOff> = sqlConsoleLogin,
+): void {
+  app.get("/api/databases", async (): Promise<DatabasesState> => {
+    const [databases, sqlConsole] = await Promise.all([Promise.all(meta.databases.map((db) => databaseState(db, appRoot))), consoleState(consoleLogin)]);
+    return { console: sqlConsole, databases };
+  });
 
   app.post("/api/databases/:name/query", async (req): Promise<QueryResult> => {
     const db = meta.databases.find((d) => d.name === (req.params as { name: string }).name);
     if (!db) throw APIError.notFound(`no database "${(req.params as { name: string }).name}"`);
     const sql = (req.body as { sql?: unknown } | null)?.sql;
     if (typeof sql !== "string") throw APIError.invalidArgument('expected {"sql": "..."}');
-    return runReadOnly(await openDatabase(db.name), sql);
+    await openDatabase(db.name); // created and migrated, as the app sees it
+    const login = await consoleLogin();
+    if ("reason" in login) throw APIError.failedPrecondition(`the SQL console is off: ${login.reason}`);
+    return runReadOnly(login, physicalName(db.name), sql);
   });
+}
+
+/** Whether the console can run, and why not: a role that could not be set up leaves the rest of the page working. */
+async function consoleState(consoleLogin: () => Promise<ConsoleLogin | ConsoleOff>): Promise<DatabasesState["console"]> {
+  try {
+    const login = await consoleLogin();
+    if ("reason" in login) return { available: false, reason: login.reason };
+    return { available: true, limits: { rows: maxRows, bytes: maxBytes, statementTimeoutMs } };
+  } catch (err) {
+    return { available: false, reason: `its read-only role could not be set up: ${(err as Error).message}` };
+  }
 }
 
 async function databaseState(db: DatabaseMeta, appRoot: string): Promise<DatabaseState> {

@@ -5,6 +5,7 @@ import { appName } from "../meta/app-name.ts";
 import type { AppMeta } from "../meta/types.ts";
 import { errorHandler } from "../server/errors.ts";
 import type { DevCalls } from "../server/dev-calls.ts";
+import type { ConsoleLogin, ConsoleOff } from "../sql/console-login.ts";
 import type { TraceStore } from "../tracing/records.ts";
 import type { AppInfo } from "./api.ts";
 import { registerAccess } from "./access.ts";
@@ -37,6 +38,8 @@ export interface DashboardOptions {
   readonly tracing: AppInfo["tracing"];
   /** The front end's build; the runtime package's dashboard/dist by default. */
   readonly frontEndDir?: string;
+  /** How the SQL console logs in; the process's server (its own read-only role) by default. */
+  readonly consoleLogin?: () => Promise<ConsoleLogin | ConsoleOff>;
 }
 
 export interface Dashboard {
@@ -81,7 +84,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   registerEvents(app, info, options.traces);
   registerPubSub(app, meta);
   registerCron(app, meta);
-  registerDatabases(app, meta, options.appRoot);
+  registerDatabases(app, meta, options.appRoot, options.consoleLogin);
   registerBuckets(app, meta);
   await registerFrontEnd(app, options.frontEndDir);
   await listenOnLoopback(app, options.port);

@@ -1,83 +1,154 @@
+import pg from "pg";
 import { APIError } from "../errors/api-error.ts";
-import type { ResultTable, SqlConnection, SqlDriver } from "../sql/driver.ts";
+import type { ConsoleLogin } from "../sql/console-login.ts";
+import { typeParsers } from "../sql/postgres-driver.ts";
+import { asUnavailable } from "../sql/unavailable.ts";
 import type { QueryResult } from "./api.ts";
+import { ByteMeter } from "./byte-meter.ts";
+import { PortalRead, type PortalField } from "./portal-read.ts";
 
 /** Rows the console answers at most. */
 export const maxRows = 1000;
-/** How long a statement may run. */
-const statementTimeoutMs = 5_000;
+/** Bytes the console reads from the server for one statement, at most: past them the rows read so far are answered. */
+export const maxBytes = 4 * 1024 * 1024;
+/** How long one statement may run on the server. */
+export const statementTimeoutMs = 5_000;
+/** How long the whole exchange may take (login, declare, fetch), whatever the server does. */
+const deadlineMs = 15_000;
+/** Statements running at once: each may hold up to maxBytes here. */
+const maxRunning = 4;
 const cursor = "encore_dashboard_console";
+const declare = `DECLARE ${cursor} NO SCROLL CURSOR FOR `;
+
+let running = 0;
 
 /**
- * The dashboard's SQL console: one statement, run on the database's own pool in a
- * read-only transaction that is always rolled back, under a statement timeout. PostgreSQL
- * itself refuses writes ("cannot execute INSERT in a read-only transaction"), nextval()
- * and DDL there, and a text of several statements (it is sent as a prepared statement):
- * each comes back as 400 with PostgreSQL's message. A query's rows are read through a
- * cursor, so a large table is never read past the rows shown.
+ * The dashboard's SQL console: one query, on a session of its own as the console's
+ * read-only role (never the app's pool, never the app's user), closed afterwards so
+ * nothing it did (locks, prepared statements, settings) outlives it. The text is only
+ * ever run as `DECLARE ... CURSOR FOR <text>`, sent as one extended-protocol statement:
+ * PostgreSQL itself refuses what is not a single query (several statements, EXPLAIN,
+ * SHOW, writes, DDL), with its own message and position. Rows are fetched up to
+ * maxRows, and bytes up to maxBytes: past either, the answer says it was cut.
  */
-export async function runReadOnly(driver: SqlDriver, sql: string): Promise<QueryResult> {
+export async function runReadOnly(login: ConsoleLogin, database: string, sql: string): Promise<QueryResult> {
   if (sql.trim() === "") throw APIError.invalidArgument("no statement given");
-  const conn = await driver.acquire();
+  if (running >= maxRunning) throw APIError.resourceExhausted(`the console runs ${maxRunning} statements at a time; wait for one to finish`);
+  running++;
+  const meter = new ByteMeter(maxBytes);
+  const deadline = setTimeout(() => meter.stop("deadline"), deadlineMs);
+  let client: pg.Client | null = null;
   try {
-    await conn.execScript("BEGIN READ ONLY");
-    await conn.execScript(`SET LOCAL statement_timeout = ${statementTimeoutMs}`);
-    const started = performance.now();
-    let table = returnsRows(sql) ? await throughCursor(conn, sql) : null;
-    table ??= await conn.queryTable(sql);
-    const durationMs = performance.now() - started;
-    const oids = [...new Set(table.columns.map((c) => c.typeOid))];
-    const types = await conn.query("SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_type WHERE oid = ANY($1::oid[])", [oids]);
-    const typeName = new Map(types.map((t) => [t["oid"] as number, t["name"] as string]));
-    const rows = table.rows.slice(0, maxRows).map((row) => row.map(jsonValue));
-    return {
-      columns: table.columns.map((c) => ({ name: c.name, type: typeName.get(c.typeOid) ?? String(c.typeOid) })),
-      rows,
-      rowCount: table.columns.length > 0 ? rows.length : (table.rowCount ?? 0),
-      truncated: table.rows.length > maxRows,
-      durationMs: Math.round(durationMs * 100) / 100,
-    };
+    client = await login.connect(database, {
+      stream: meter.socket,
+      types: typeParsers,
+      connectionTimeoutMillis: deadlineMs,
+    });
+    meter.follow(client.connection.stream);
+    return await readQuery(client, meter, sql);
   } catch (err) {
-    throw consoleError(err);
+    throw consoleError(err, meter, database);
   } finally {
-    await conn.execScript("ROLLBACK").catch(() => {});
-    await conn.release();
+    running--;
+    // Ending the session is what clears its state: the server releases its locks before it
+    // closes the connection. The deadline still holds for a server that would not close it.
+    await client?.end().catch(() => {});
+    clearTimeout(deadline);
   }
 }
 
-/**
- * The first rows of a query, read through a cursor; null when the cursor refuses the
- * statement (a syntax error, a data-modifying WITH), which then runs as it is, so that
- * PostgreSQL's message and error position are about the statement as written.
- */
-async function throughCursor(conn: SqlConnection, sql: string): Promise<ResultTable | null> {
-  await conn.execScript("SAVEPOINT before_cursor");
+async function readQuery(client: pg.Client, meter: ByteMeter, sql: string): Promise<QueryResult> {
+  // The role's own defaults say the same; set again here in case the role was altered.
+  await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeoutMs}`);
+  const started = performance.now();
   try {
-    await conn.queryTable(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`);
+    await client.query({ text: declare + sql, queryMode: "extended" } as pg.QueryConfig);
   } catch (err) {
-    if (err instanceof APIError) throw err;
-    await conn.execScript("ROLLBACK TO SAVEPOINT before_cursor");
-    return null;
+    throw atUserPosition(err);
   }
-  return conn.queryTable(`FETCH ${maxRows + 1} FROM ${cursor}`);
+  // The columns and their type names first: known even when the rows are then cut by bytes.
+  const { fields } = await readPortal(client, 0);
+  const types = await typeNames(client, fields);
+  let rows: unknown[][];
+  try {
+    // One statement, under one statement timeout that nothing in the query can lift.
+    rows = (await readPortal(client, maxRows + 1)).rows;
+  } catch (err) {
+    if (meter.cut !== "bytes" || !(err instanceof PortalError)) throw err;
+    rows = err.read.rows; // the rows whole before the cut
+  }
+  const durationMs = performance.now() - started;
+  if (meter.cut === null) await client.query("ROLLBACK");
+  const shown = rows.slice(0, maxRows).map((row) => row.map(jsonValue));
+  const truncatedBy = meter.cut === "bytes" ? "bytes" : rows.length > maxRows ? "rows" : null;
+  return {
+    columns: fields.map((f) => ({ name: f.name, type: types.get(f.dataTypeID) ?? String(f.dataTypeID) })),
+    rows: shown,
+    rowCount: shown.length,
+    truncated: truncatedBy !== null,
+    truncatedBy,
+    durationMs: Math.round(durationMs * 100) / 100,
+  };
 }
 
-/** Whether the statement is a query a cursor can hold: SELECT, WITH, VALUES, TABLE (after comments and parentheses). */
-function returnsRows(sql: string): boolean {
-  const start = sql.replace(/^(?:\s+|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/|\()*/, "");
-  return /^(select|with|values|table)\b/i.test(start);
+/** A failed read of the cursor, with what it read before. */
+class PortalError extends Error {
+  constructor(
+    readonly read: PortalRead,
+    cause: unknown,
+  ) {
+    super((cause as Error).message, { cause });
+  }
 }
 
-/** PostgreSQL's refusal of the statement is the user's to read: 400 with its message, never a 500. */
-function consoleError(err: unknown): unknown {
-  if (err instanceof APIError) return err; // the server out of reach: unavailable, as for the app's queries
+async function readPortal(client: pg.Client, rows: number): Promise<PortalRead> {
+  const read = client.query(new PortalRead(cursor, rows, typeParsers));
+  try {
+    await read.done();
+  } catch (err) {
+    throw new PortalError(read, err);
+  }
+  return read;
+}
+
+async function typeNames(client: pg.Client, fields: readonly PortalField[]): Promise<Map<number, string>> {
+  const oids = [...new Set(fields.map((f) => f.dataTypeID))];
+  const { rows } = await client.query<{ oid: number; name: string }>(
+    "SELECT oid::int AS oid, format_type(oid, NULL) AS name FROM pg_type WHERE oid = ANY($1::oid[])",
+    [oids],
+  );
+  return new Map(rows.map((t) => [t.oid, t.name]));
+}
+
+/** PostgreSQL's error position counts from the start of the DECLARE; the developer's text starts after it. */
+function atUserPosition(err: unknown): unknown {
+  const e = err as { position?: string };
+  const position = Number(e.position);
+  if (position > 0) e.position = String(Math.max(1, position - declare.length));
+  return err;
+}
+
+/** What went wrong, as the developer should read it: PostgreSQL's refusal as 400 with its message, never a 500. */
+function consoleError(err: unknown, meter: ByteMeter, database: string): unknown {
+  if (meter.cut === "deadline") return APIError.deadlineExceeded(`the statement took longer than ${deadlineMs / 1000} s; the console ended its session`);
+  if (meter.cut === "bytes") {
+    return APIError.resourceExhausted(`the server's answer passed the console's limit of ${maxBytes / 1024 / 1024} MiB before any row; select fewer or shorter columns`);
+  }
+  if (err instanceof PortalError) err = err.cause;
+  if (err instanceof APIError) return err;
   const sqlState = (err as { code?: unknown }).code;
-  if (typeof sqlState !== "string" || !/^[0-9A-Z]{5}$/.test(sqlState)) return err;
+  if (typeof sqlState === "string" && sqlState.startsWith("28")) {
+    return APIError.failedPrecondition(`the SQL console could not log in as its read-only role: ${(err as Error).message}`, err as Error);
+  }
+  if (typeof sqlState !== "string" || !/^[0-9A-Z]{5}$/.test(sqlState) || sqlState.startsWith("08")) return asUnavailable(err, database);
   const message = (err as Error).message;
   const details = { sqlState, position: (err as { position?: string }).position ?? null };
   if (sqlState === "57014") return APIError.deadlineExceeded(`${message} (${statementTimeoutMs / 1000} s)`).withDetails(details);
   if (sqlState === "42601" && /multiple commands/.test(message)) {
     return APIError.invalidArgument(`one statement at a time: ${message}`).withDetails(details);
+  }
+  if (sqlState === "42601") {
+    return APIError.invalidArgument(`${message} (the console runs one query: SELECT, WITH, VALUES or TABLE)`).withDetails(details);
   }
   return APIError.invalidArgument(message).withDetails(details);
 }

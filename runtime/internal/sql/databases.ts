@@ -4,8 +4,10 @@ import { ConfigError, config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
 import type { DatabaseMeta } from "../meta/types.ts";
+import { ConsoleLogin, type ConsoleOff } from "./console-login.ts";
 import type { SqlDriver } from "./driver.ts";
 import { readDrizzleMigrations } from "./drizzle-migrations.ts";
+import { clusterFiles } from "./embedded/initdb.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight, type ClosingOptions, type TrackedDriver } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration, type MigrationTracking } from "./migrations.ts";
@@ -70,6 +72,7 @@ export async function disconnectServer(graceMs = 0, closing: ClosingOptions = {}
   embeddedUrl = undefined;
   embeddedPlainUrl = undefined;
   embeddedHome = undefined;
+  consoleLogin = undefined;
   await session?.release(graceMs);
 }
 
@@ -92,6 +95,29 @@ function serverUrl(plain = false): string {
     );
   }
   return url;
+}
+
+let consoleLogin: Promise<ConsoleLogin | ConsoleOff> | undefined;
+
+/**
+ * How the development dashboard's SQL console logs in to this process's server: as a
+ * read-only role of its own (console-role.ts), set up once per process on first use,
+ * or why it cannot. Its password is kept next to the embedded cluster's superuser
+ * password (wherever the cluster lives: embeddedClusterHome), or in DATA_DIR for a
+ * DATABASE_URL server.
+ */
+export function sqlConsoleLogin(): Promise<ConsoleLogin | ConsoleOff> {
+  if (!consoleLogin) {
+    const secretFile = config().databaseUrl
+      ? path.join(config().dataDir, "console-password")
+      : path.join(path.dirname(clusterFiles(embeddedClusterHome()).passwordFile), "console-password");
+    const pending = ConsoleLogin.prepare(serverUrl(), secretFile);
+    pending.catch(() => {
+      if (consoleLogin === pending) consoleLogin = undefined; // the server out of reach: try again next time
+    });
+    consoleLogin = pending;
+  }
+  return consoleLogin;
 }
 
 const opening = new Map<string, Promise<TrackedDriver>>();

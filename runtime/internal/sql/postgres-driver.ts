@@ -6,7 +6,7 @@ const { Pool, types } = pg;
 
 // int8 (COUNT(*), bigserial) as a JavaScript number rather than pg's string: the
 // counts and ids here stay far below 2^53.
-const typeParsers = {
+export const typeParsers = {
   getTypeParser(oid: number, format?: "text" | "binary") {
     if (oid === types.builtins.INT8) return (value: string) => Number(value);
     return types.getTypeParser(oid, format);

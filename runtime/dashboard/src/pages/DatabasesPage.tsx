@@ -34,12 +34,12 @@ export function DatabasesPage({ selected }: { selected: string | null }) {
         </nav>
       )}
       {data && selected !== null && !database && <p>The app has no database named “{selected}”.</p>}
-      {database && <DatabaseView key={database.name} database={database} />}
+      {database && data && <DatabaseView key={database.name} database={database} sqlConsole={data.console} />}
     </>
   );
 }
 
-function DatabaseView({ database }: { database: Database }) {
+function DatabaseView({ database, sqlConsole }: { database: Database; sqlConsole: DatabasesState["console"] }) {
   const first = database.tables[0];
   const [sql, setSql] = useState(first ? `SELECT * FROM ${qualified(first)} LIMIT 20` : "SELECT now()");
   return (
@@ -98,7 +98,14 @@ function DatabaseView({ database }: { database: Database }) {
           )}
         </section>
       </div>
-      <SqlConsole database={database.name} sql={sql} onSql={setSql} />
+      {sqlConsole.available ? (
+        <SqlConsole database={database.name} sql={sql} onSql={setSql} limits={sqlConsole.limits} />
+      ) : (
+        <section class="card sql-console" aria-labelledby="sql-h" data-testid="sql-console-off">
+          <h2 id="sql-h">SQL console</h2>
+          <p>The SQL console is off: {sqlConsole.reason}.</p>
+        </section>
+      )}
     </>
   );
 }

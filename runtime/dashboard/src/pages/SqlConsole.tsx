@@ -1,12 +1,15 @@
 import { useState } from "preact/hooks";
-import type { QueryResult } from "../../../internal/dashboard/api.ts";
+import type { DatabasesState, QueryResult } from "../../../internal/dashboard/api.ts";
 import { api } from "../api.ts";
 import { ErrorBox } from "../components/ErrorBox.tsx";
 import { useAction } from "../components/useAction.ts";
 import { count, duration } from "../format.ts";
 
-/** A read-only SQL console on one database: the server runs each query in a transaction it rolls back. */
-export function SqlConsole({ database, sql, onSql }: { database: string; sql: string; onSql(sql: string): void }) {
+type Limits = Extract<DatabasesState["console"], { available: true }>["limits"];
+
+/** A read-only SQL console on one database: the server runs each query as a read-only role of its own, through a cursor, and rolls it back. */
+export function SqlConsole({ database, sql, onSql, limits }: { database: string; sql: string; onSql(sql: string): void; limits: Limits }) {
+  const mib = `${limits.bytes / 1024 / 1024} MiB`;
   const query = useAction((text: string) => api<QueryResult>(`/api/databases/${encodeURIComponent(database)}/query`, { sql: text }));
   const [ran, setRan] = useState("");
   const run = () => {
@@ -16,7 +19,10 @@ export function SqlConsole({ database, sql, onSql }: { database: string; sql: st
   return (
     <section class="card sql-console" aria-labelledby="sql-h" data-testid="sql-console">
       <h2 id="sql-h">SQL console</h2>
-      <p class="muted small">Read-only: each query runs in a transaction that is rolled back. Ctrl+Enter runs it.</p>
+      <p class="muted small">
+        One query (SELECT, WITH, VALUES, TABLE) at a time, as a read-only role that can read every table; at most {count(limits.rows)} rows,{" "}
+        {mib}, {limits.statementTimeoutMs / 1000} s. Ctrl+Enter runs it.
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -44,7 +50,8 @@ export function SqlConsole({ database, sql, onSql }: { database: string; sql: st
           {query.result && (
             <span class="muted small" data-testid="sql-summary">
               {count(query.result.rowCount)} {query.result.rowCount === 1 ? "row" : "rows"} in {duration(query.result.durationMs)}
-              {query.result.truncated && `; the first ${count(query.result.rows.length)} shown`}
+              {query.result.truncatedBy === "rows" && `; the first ${count(query.result.rows.length)} shown`}
+              {query.result.truncatedBy === "bytes" && `; cut at ${mib} read, the first ${count(query.result.rows.length)} shown`}
             </span>
           )}
         </div>

@@ -1,0 +1,39 @@
+// The databases page when the SQL console cannot run (a DATABASE_URL user that can neither
+// create roles nor is a superuser): the reason in place of the editor. The dashboard runs in
+// this process on the test's databases, with a console that is off.
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { launchBrowser, type Browser } from "../../test/browser.ts";
+import { startTestServer, type TestServer } from "../../test/server.ts";
+import { appRoot } from "../../internal/config/app-root.ts";
+import { startDashboard, type Dashboard } from "../../internal/dashboard/server.ts";
+import { appMeta } from "../../internal/meta/load.ts";
+import { createDevCalls } from "../../internal/server/dev-calls.ts";
+
+const reason = 'the database user "app" is neither a superuser nor allowed to create roles (CREATEROLE)';
+let app: TestServer;
+let dashboard: Dashboard;
+let browser: Browser;
+
+beforeAll(async () => {
+  const devCalls = createDevCalls();
+  app = await startTestServer({ devCalls });
+  dashboard = await startDashboard({
+    port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, traces: null, tracing: { keep: 0, otlpEndpoint: null },
+    consoleLogin: async () => ({ reason }),
+  });
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await dashboard?.close();
+  await app?.close();
+});
+
+test("the databases page shows why the SQL console is off, and no editor", async () => {
+  const { page } = browser;
+  await page.goto(`${dashboard.url}/#/databases/url`);
+  const off = page.getByTestId("sql-console-off");
+  await expect.poll(() => off.textContent()).toBe(`SQL consoleThe SQL console is off: ${reason}.`);
+  expect(await page.getByLabel("SQL query").count()).toBe(0);
+  expect(await page.getByTestId("sql-console").count()).toBe(0);
+});
