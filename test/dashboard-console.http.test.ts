@@ -9,7 +9,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabasesState, QueryResult } from "../runtime/internal/dashboard/api.ts";
+import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
 import { startDashboard, type Dashboard } from "../runtime/internal/dashboard/server.ts";
+import { newDashboardSecret } from "../runtime/internal/config/dashboard-secret.ts";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { config } from "../runtime/internal/config/mod.ts";
 import { appMeta } from "../runtime/internal/meta/load.ts";
@@ -22,12 +24,15 @@ import { db as urlDb } from "../url/db.ts";
 let app: TestServer;
 let dashboard: Dashboard;
 const scratch = mkdtempSync(path.join(tmpdir(), "console-test-"));
+const secret = newDashboardSecret();
+/** The cookie the link `run` prints gives its developer's browser. */
+const access = (port = dashboard.port) => ({ cookie: `${accessCookieName(port)}=${secret}` });
 
 beforeAll(async () => {
   const devCalls = createDevCalls();
   app = await startTestServer({ devCalls });
   await startPubSub(); // the app's LISTEN connection, as the server's start makes it
-  dashboard = await startDashboard({ port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch });
+  dashboard = await startDashboard({ port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, secret, traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch });
 });
 afterAll(async () => {
   await dashboard.close();
@@ -38,7 +43,11 @@ afterAll(async () => {
 type Answer = QueryResult & { code?: string; message?: string; details?: { position?: string | null } };
 
 async function sql(text: string, base = `http://127.0.0.1:${dashboard.port}`): Promise<{ status: number; body: Answer; bytes: number }> {
-  const res = await fetch(`${base}/api/databases/url/query`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sql: text }) });
+  const res = await fetch(`${base}/api/databases/url/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...access(Number(new URL(base).port)) },
+    body: JSON.stringify({ sql: text }),
+  });
   const raw = await res.text();
   return { status: res.status, body: JSON.parse(raw) as Answer, bytes: raw.length };
 }
@@ -198,7 +207,7 @@ describe("a server user that cannot create roles", () => {
     [url.username, url.password] = [user, "limited-pw"];
     limitedUrl = url.href;
     limited = await startDashboard({
-      port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls: createDevCalls(), traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch,
+      port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls: createDevCalls(), secret, traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch,
       consoleLogin: () => ConsoleLogin.prepare(limitedUrl, path.join(scratch, "limited-console-password")),
     });
   });
@@ -212,7 +221,7 @@ describe("a server user that cannot create roles", () => {
 
   test("gets the console off with its reason, in the page's state and in the query's answer", async () => {
     const base = `http://127.0.0.1:${limited.port}`;
-    const state = (await (await fetch(`${base}/api/databases`)).json()) as DatabasesState;
+    const state = (await (await fetch(`${base}/api/databases`, { headers: access(limited.port) })).json()) as DatabasesState;
     expect(state.console.available).toBe(false);
     const reason = state.console.available ? "" : state.console.reason;
     expect(reason).toContain(`"${user}" is neither a superuser nor allowed to create roles (CREATEROLE)`);

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, type Browser } from "../../test/browser.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
 import { appRoot } from "../../internal/config/app-root.ts";
+import { newDashboardSecret } from "../../internal/config/dashboard-secret.ts";
+import { accessLink } from "../../internal/dashboard/access.ts";
 import { startDashboard, type Dashboard } from "../../internal/dashboard/server.ts";
 import { appMeta } from "../../internal/meta/load.ts";
 import { createDevCalls } from "../../internal/server/dev-calls.ts";
@@ -13,12 +15,13 @@ const reason = 'the database user "app" is neither a superuser nor allowed to cr
 let app: TestServer;
 let dashboard: Dashboard;
 let browser: Browser;
+const secret = newDashboardSecret();
 
 beforeAll(async () => {
   const devCalls = createDevCalls();
   app = await startTestServer({ devCalls });
   dashboard = await startDashboard({
-    port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, traces: null, tracing: { keep: 0, otlpEndpoint: null },
+    port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, secret, traces: null, tracing: { keep: 0, otlpEndpoint: null },
     consoleLogin: async () => ({ reason }),
   });
   browser = await launchBrowser();
@@ -31,6 +34,7 @@ afterAll(async () => {
 
 test("the databases page shows why the SQL console is off, and no editor", async () => {
   const { page } = browser;
+  await page.goto(accessLink(dashboard.url, secret)); // as the developer who started it
   await page.goto(`${dashboard.url}/#/databases/url`);
   const off = page.getByTestId("sql-console-off");
   await expect.poll(() => off.textContent()).toBe(`SQL consoleThe SQL console is off: ${reason}.`);
