@@ -1,5 +1,6 @@
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, HTTPMethods, onRequestAsyncHookHandler } from "fastify";
+import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { APIError } from "../errors/api-error.ts";
 import type { EndpointMeta, StaticMeta } from "../meta/types.ts";
@@ -35,11 +36,7 @@ export async function registerStaticFiles(
     await scope.register(fastifyStatic, {
       root,
       serve: false, // the route below: it may be a fallback route, and answers a missing file itself
-      setHeaders: files.headers
-        ? (res) => {
-            for (const [k, v] of Object.entries(files.headers ?? {})) res.setHeader(k, v as string | string[]);
-          }
-        : undefined,
+      ...ownHeaders(files.headers),
     });
     scope.route({
       method: routeMethods(meta) as HTTPMethods[],
@@ -63,6 +60,26 @@ export async function registerStaticFiles(
       },
     });
   });
+}
+
+/**
+ * The app's `headers`, on every file and on the notFound page, as Encore adds them (not on
+ * a JSON error). Where the app sets Cache-Control, ETag or Last-Modified the file server
+ * sets none of its own, which would replace the app's: Encore's sends no Cache-Control,
+ * and adds no second ETag or Last-Modified to one the app configured.
+ */
+function ownHeaders(headers: StaticMeta["headers"]): Record<string, unknown> {
+  if (!headers) return {};
+  const entries = Object.entries(headers);
+  const names = new Set(entries.map(([name]) => name.toLowerCase()));
+  return {
+    setHeaders: (res: ServerResponse) => {
+      for (const [name, value] of entries) res.setHeader(name, value as string | string[]);
+    },
+    ...(names.has("cache-control") && { cacheControl: false }),
+    ...(names.has("etag") && { etag: false }),
+    ...(names.has("last-modified") && { lastModified: false }),
+  };
 }
 
 const PRECONDITIONS = ["if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "if-range", "range"];
