@@ -68,6 +68,16 @@ export const userStore = {
     return row;
   },
 
+  /** Whether an account has this email, in any case: checked before a sign-up pays for a hash. */
+  async emailTaken(email: string): Promise<boolean> {
+    const [row] = await orm
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** The account with this email in any case, with its password hash; for credential checks only. */
   async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
     const [row] = await orm
