@@ -110,6 +110,14 @@ describe("a static folder refuses what is not its own file", () => {
   });
 });
 
+test("a path that is not percent-encoded UTF-8 is 400 invalid_argument in Encore's format", async () => {
+  for (const rest of ["/%ff", "/%c0%ae%c0%ae/secret.txt"]) {
+    const res = await get(`/site${rest}`);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/^invalid request path/), details: null });
+  }
+});
+
 describe("what stays inside the folder is served", () => {
   test("a file, a symlink to a file in the folder, and a subfolder's index", async () => {
     expect(await get("/site/app.js")).toEqual({ status: 200, body: "app()" });
