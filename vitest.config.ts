@@ -78,6 +78,8 @@ export default defineConfig({
       // own tests set theirs (test/shorten-limits.http.test.ts).
       SHORTEN_LIMIT_PER_ADDRESS: "off",
       SHORTEN_LIMIT_PER_USER: "off",
+      // Likewise sign-ups (test/signup-limits.http.test.ts sets its own).
+      SIGNUP_LIMIT_PER_ADDRESS: "off",
       // Limits in memory, whatever the shell has: the redis project sets its own.
       REDIS_URL: "",
     },

@@ -60,3 +60,9 @@ describe("denied target hosts", () => {
     },
   );
 });
+
+describe("hosts compared as DNS sees them", () => {
+  test.each(["http://evil.example../", "http://[::ffff:10.0.0.1]/", "http://[::FFFF:a00:1]:8080/"])("%s is refused like its bare form", (url) => {
+    expect(() => checkTargetHost(new URL(url).href, ["evil.example", "10.0.0.1"])).toThrow(/must not point at/);
+  });
+});

@@ -2,6 +2,7 @@
 // urlb's POST /url): how many per client address and per signed-in user, and which
 // target hosts are refused.
 import { APIError } from "encore.dev/api";
+import ipaddr from "ipaddr.js";
 import { limitSetting, secondsSetting } from "./env";
 import { Limiter, TooManyRequests, tooManyRequests } from "./limiter";
 import type { RedisOption } from "./redis";
@@ -63,13 +64,25 @@ function hostOf(entry: string): string | null {
   return bareHost(url.hostname);
 }
 
-function bareHost(hostname: string): string {
-  return hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+/**
+ * A host name as hosts are compared: what WHATWG URL leaves of it (it has already folded
+ * case, IDN, percent-escapes and the spellings of an IPv4 address) without its trailing
+ * dots, which DNS ignores ("sho.rt." is sho.rt), and an IPv4-mapped IPv6 address as its
+ * IPv4 address ("[::ffff:7f00:1]" is 127.0.0.1).
+ */
+export function bareHost(hostname: string): string {
+  const host = hostname.toLowerCase().replace(/\.+$/, "");
+  const v6 = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : null;
+  if (v6 !== null && ipaddr.IPv6.isValid(v6)) {
+    const address = ipaddr.IPv6.parse(v6);
+    if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  }
+  return host;
 }
 
 /** The denied entry `hostname` falls under (itself or a parent domain), or undefined. */
 export function deniedEntryFor(hostname: string, deniedHosts: readonly string[]): string | undefined {
-  const host = bareHost(hostname.toLowerCase());
+  const host = bareHost(hostname);
   return deniedHosts.find((denied) => host === denied || host.endsWith(`.${denied}`));
 }
 

@@ -9,6 +9,7 @@ import { afterAll, afterEach, expect, test } from "vitest";
 import { LoginLimits } from "../auth/login-limits";
 import { LinkLimits, type LinkLimitsConfig } from "./links";
 import { RedisLink } from "./redis";
+import { SignupLimits } from "./signups";
 
 const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) throw new Error("REDIS_URL is not set: run with TEST_REDIS_URL (see vitest.config.ts)");
@@ -72,6 +73,16 @@ test("a login pair's wait holds on every instance", async () => {
   await expect(a.begin("203.0.113.5", "x@example.com")).rejects.toMatchObject({ code: "resource_exhausted" });
   await expect(b.begin("203.0.113.5", "x@example.com")).rejects.toMatchObject({ code: "resource_exhausted" });
   await expect(b.begin("203.0.113.6", "x@example.com")).resolves.toBeDefined(); // another address is another pair
+});
+
+test("two instances share one address's sign-up budget", async () => {
+  newPrefix();
+  const signupConfig = { perAddress: 2, windowSeconds: 3600 };
+  const [a, b] = [new SignupLimits(signupConfig, await link()), new SignupLimits(signupConfig, await link())];
+  await a.count("203.0.113.7");
+  await b.count("203.0.113.7");
+  await expect(a.count("203.0.113.7")).rejects.toMatchObject({ code: "resource_exhausted", details: { retryAfterSeconds: expect.any(Number) } });
+  expect(await direct.pttl(`${prefix}signups:address:203.0.113.7`)).toBeGreaterThan(3_590_000);
 });
 
 /** A TCP relay to Redis that can be stopped and started on the same port: Redis going away and coming back. */

@@ -90,6 +90,25 @@ describe("POST /shorten", () => {
     expect(await res.json()).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(message) });
   });
 
+  // PUBLIC_BASE_URL is https://sho.rt: each of these is that host to DNS and to a browser,
+  // so the short link would lead back here.
+  test.each([
+    "https://sho.rt/abc",
+    "https://sho.rt./abc",
+    "https://SHO.RT../abc",
+    "https://sho.rt%2E/abc",
+    "http://sho.rt:443/abc",
+    "https://user@sho.rt.:8443/abc",
+  ])("a link to this service itself, %s, is 400 invalid_argument", async (url) => {
+    const res = await fetch(`${server.url}/shorten`, { method: "POST", body: JSON.stringify({ url }) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/this service/) });
+  });
+
+  test("a host that only ends like this service's is another host", async () => {
+    expect((await shorten("https://notsho.rt./abc")).code).toMatch(/^[a-z0-9]{6}$/);
+  });
+
   test("many concurrent shortens each get their own stored code", async () => {
     const made = await Promise.all(Array.from({ length: 300 }, (_, i) => shorten(`https://example.com/many/${i}`)));
     expect(new Set(made.map((m) => m.code)).size).toBe(300);

@@ -32,6 +32,17 @@ describe("account endpoints over HTTP", () => {
     expect(await call("GET", `/users/${ada.id}`, { token: ada.token })).toMatchObject({ status: 401, body: { code: "unauthenticated" } });
   });
 
+  test("GET /users lists a user's own account and no other; without a token it is 401", async () => {
+    const [ada, bob] = [await signedInUser(), await signedInUser()];
+    for (const user of [ada, bob]) {
+      expect(await call("GET", "/users", { token: user.token })).toEqual({
+        status: 200,
+        body: { users: [{ id: user.id, name: "Ada", createdAt: expect.any(String) }] },
+      });
+    }
+    expect((await call("GET", "/users")).status).toBe(401);
+  });
+
   test("another user's account is 403, an id of no account 404, no token 401", async () => {
     const [ada, bob] = [await signedInUser(), await signedInUser()];
     for (const method of ["GET", "DELETE"]) {

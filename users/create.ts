@@ -1,5 +1,7 @@
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Header } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { addressKey } from "../limits/address";
+import { signupLimits } from "../limits/signups";
 import { passwords } from "./passwords";
 import { checkedProfile } from "./profile-rules";
 import { userStore, type User } from "./user-store";
@@ -12,16 +14,42 @@ export interface CreateUserRequest {
   age: number & Min<0> & Max<150>;
   /** Stored only as a scrypt hash; never returned. */
   password: string & MinLen<8> & MaxLen<256>;
+  /**
+   * The client's address, for the limit on sign-ups. The runtime sets it from the
+   * connection, replacing what the client sent, unless it runs behind a trusted proxy
+   * (TRUST_PROXY=on), which sets it.
+   */
+  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
-/** Signs up: creates an account. Public. */
+const emailTaken = () => APIError.alreadyExists("an account with this email already exists");
+
+/**
+ * Signs up: creates an account. Public. Each address may open a limited number of
+ * accounts in a window (limits/signups.ts): past it, 429 resource_exhausted with
+ * details.retryAfterSeconds. The scrypt hash is made last, once everything cheaper has
+ * passed, and among a bounded number at once (scrypt-slots.ts): past that, 503.
+ */
 export const create = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/users", sensitive: true },
-  async ({ email, name, age, password }: CreateUserRequest): Promise<User> => {
+  async ({ email, name, age, password, forwardedFor }: CreateUserRequest): Promise<User> => {
     const profile = checkedProfile({ name, age });
-    const user = await userStore.insert({ email, ...profile, passwordHash: await passwords.hash(password) });
-    if (!user) throw APIError.alreadyExists("an account with this email already exists");
+    const address = addressKey(forwardedFor);
+    // Counted once the request is valid, a taken email too: otherwise an address could
+    // ask which emails have accounts as fast as it likes.
+    await signupLimits.count(address);
+    if (await userStore.emailTaken(email)) throw emailTaken();
+    let passwordHash: string;
+    try {
+      passwordHash = await passwords.hash(password);
+    } catch (err) {
+      await signupLimits.takeBack(address); // the server was too busy: the client did nothing wrong
+      throw err;
+    }
+    // The unique index still decides: two sign-ups racing for one email both got past the check.
+    const user = await userStore.insert({ email, ...profile, passwordHash });
+    if (!user) throw emailTaken();
     return user;
   },
 );

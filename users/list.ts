@@ -1,5 +1,6 @@
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
+import { getAuthData } from "~encore/auth";
 import { userStore, type ListPosition, type PublicUser } from "./user-store";
 
 export interface ListUsersRequest {
@@ -10,7 +11,7 @@ export interface ListUsersRequest {
 }
 
 export interface ListUsersResponse {
-  /** In sign-up order, oldest first; each with only what anyone signed in may see. */
+  /** The accounts the caller may see, in sign-up order, oldest first: today its own. */
   users: PublicUser[];
   /** Present when there are more: pass it as `cursor` for the next page. */
   nextCursor?: string;
@@ -19,15 +20,19 @@ export interface ListUsersResponse {
 const defaultLimit = 20;
 
 /**
- * The accounts, a page at a time, for any signed-in user. Only public fields (id, name,
- * createdAt): an email and an age are personal, shown only to their owner by GET /users/:id.
+ * The accounts the caller may see, a page at a time, with id, name and createdAt: only its
+ * own. GET /users/:id shows a caller no other account, and the collection shows no more than
+ * its items: a list of every account would give anyone who signs up (which anyone may) the
+ * names and ids of all the others, which no feature needs. A role that may see every
+ * account (an admin) would widen the filter, not change the shape.
  */
 export const list = api(
   { expose: true, auth: true, method: "GET", path: "/users" },
   async ({ limit = defaultLimit, cursor }: ListUsersRequest): Promise<ListUsersResponse> => {
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     // One row more than asked for tells whether another page follows.
-    const rows = await userStore.list(cursor === undefined ? null : decodeCursor(cursor), limit + 1);
+    const caller = getAuthData()!; // auth: true, so the runtime only calls it signed in
+    const rows = await userStore.list(cursor === undefined ? null : decodeCursor(cursor), limit + 1, caller.userID);
     const page = rows.slice(0, limit);
     const users = page.map((r) => r.user);
     return rows.length > limit ? { users, nextCursor: encodeCursor(page.at(-1)!.position) } : { users };

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { scryptSlotsFor, threadPoolSize } from "./scrypt-slots";
 
 /**
  * scrypt (RFC 7914) parameters for new hashes.
@@ -65,21 +66,31 @@ function derive(password: string, salt: Buffer, length: number, { N, r, p }: Scr
   });
 }
 
+/** The shares of libuv's thread pool that hashing and checking may take (scrypt-slots.ts). */
+export const scryptSlots = scryptSlotsFor(threadPoolSize(process.env));
+
 /**
  * Password hashing and checking. One object (rather than loose functions) so tests can
  * watch which hash a check ran against without replacing the check.
  */
 export const passwords = {
-  /** A new self-describing hash of `password`, with a fresh random salt. */
+  /**
+   * A new self-describing hash of `password`, with a fresh random salt. 503 unavailable
+   * at once when too many are being made (sign-ups, password changes).
+   */
   async hash(password: string): Promise<string> {
     const salt = randomBytes(saltBytes);
-    return format({ ...current, salt, key: await derive(password, salt, keyBytes, current) });
+    const key = await scryptSlots.newHashes.run(() => derive(password, salt, keyBytes, current));
+    return format({ ...current, salt, key });
   },
 
-  /** Whether `password` matches `stored`; the comparison takes the same time wherever they differ. */
+  /**
+   * Whether `password` matches `stored`; the comparison takes the same time wherever they
+   * differ. 503 unavailable at once when too many are being checked (logins).
+   */
   async verify(password: string, stored: string): Promise<boolean> {
     const expected = parse(stored);
-    const actual = await derive(password, expected.salt, expected.key.length, expected);
+    const actual = await scryptSlots.checks.run(() => derive(password, expected.salt, expected.key.length, expected));
     return timingSafeEqual(actual, expected.key);
   },
 

@@ -13,7 +13,7 @@ export interface User {
   createdAt: Date;
 }
 
-/** What anyone signed in may see of an account (GET /users): no email, no age. */
+/** What GET /users shows of an account: no email, no age. */
 export interface PublicUser {
   id: string;
   name: string;
@@ -68,6 +68,16 @@ export const userStore = {
     return row;
   },
 
+  /** Whether an account has this email, in any case: checked before a sign-up pays for a hash. */
+  async emailTaken(email: string): Promise<boolean> {
+    const [row] = await orm
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1);
+    return row !== undefined;
+  },
+
   /** The account with this email in any case, with its password hash; for credential checks only. */
   async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
     const [row] = await orm
@@ -110,11 +120,13 @@ export const userStore = {
   },
 
   /**
-   * Up to `limit` accounts in sign-up order, (created_at, id), after `after`; each with
-   * its position, for the next page's cursor. Keyset paging along users_created_at_id_idx:
-   * stable while accounts are added or removed, and as cheap on the last page as the first.
+   * Up to `limit` accounts in sign-up order, (created_at, id), after `after`, only the one
+   * with id `only` when given; each with its position, for the next page's cursor. Keyset
+   * paging along users_created_at_id_idx: stable while accounts are added or removed, and as
+   * cheap on the last page as the first.
    */
-  async list(after: ListPosition | null, limit: number): Promise<Array<{ user: PublicUser; position: ListPosition }>> {
+  async list(after: ListPosition | null, limit: number, only?: string): Promise<Array<{ user: PublicUser; position: ListPosition }>> {
+    if (only !== undefined && !uuidPattern.test(only)) return [];
     const afterCursor = after
       ? or(
           gt(users.createdAt, microsToTimestamp(after.createdAtMicros)),
@@ -124,7 +136,7 @@ export const userStore = {
     const rows = await orm
       .select({ id: users.id, name: users.name, createdAt: users.createdAt, micros: createdAtMicros })
       .from(users)
-      .where(afterCursor)
+      .where(and(afterCursor, only === undefined ? undefined : eq(users.id, only)))
       .orderBy(asc(users.createdAt), asc(users.id))
       .limit(limit);
     return rows.map(({ micros, ...user }) => ({ user, position: { createdAtMicros: BigInt(micros), id: user.id } }));

@@ -9,8 +9,20 @@ let app: BrowserApp;
 let target: TargetServer;
 let browser: Browser;
 
+/** What broke the pages' Content-Security-Policy: its violation events and the console's reports of them. */
+const cspViolations: string[] = [];
+
 beforeAll(async () => {
   [app, target, browser] = await Promise.all([startAppForBrowser(), startTargetServer(), launchBrowser()]);
+  const { page } = browser;
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(`console: ${message.text()}`);
+  });
+  // Installed by the browser itself in every document, before the page's own code, so it
+  // is no inline script of the page's and the policy does not apply to it.
+  await page.exposeFunction("reportCspViolation", (report: string) => void cspViolations.push(`event: ${report}`));
+  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) =>
+    window.reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`);
 }, 120_000);
 
 afterAll(async () => {
@@ -110,6 +122,16 @@ describe("the web front end", () => {
     expect(await page.evaluate<number>("localStorage.length")).toBe(0);
   });
 
+  test("the not-found page shows, with its inline style allowed", async () => {
+    const { page } = browser;
+    const response = await page.goto(`${app.url}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole("heading", { name: "Not found" }).isVisible()).toBe(true);
+    // Its <style> sets the body's font to system-ui: blocked, the browser's default serif shows.
+    expect(await page.evaluate<string>("getComputedStyle(document.body).fontFamily")).toMatch(/system-ui/);
+    await screenshot(page, "not-found");
+  });
+
   test("a javascript: URL is refused with the error next to the field", async () => {
     const { page } = browser;
     await page.goto(app.url);
@@ -121,5 +143,11 @@ describe("the web front end", () => {
     expect(await page.locator(`#${describedBy}`).textContent()).toBe("url must use http or https, not javascript");
     expect(await page.getByRole("region", { name: "Your short link" }).count()).toBe(0);
     await screenshot(page, "validation");
+  });
+
+  test("no page broke its Content-Security-Policy", async () => {
+    const res = await fetch(app.url);
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
+    expect(cspViolations).toEqual([]);
   });
 });

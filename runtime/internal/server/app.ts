@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type onRequestAsyncHookHandler } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type onRequestAsyncHookHandler } from "fastify";
 import { createServer } from "node:http";
 import { APIError } from "../errors/api-error.ts";
 import type { RuntimeConfig } from "../config/config.ts";
@@ -10,7 +10,7 @@ import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./auth.ts";
 import { registerJsonBodyParser } from "./body.ts";
 import { devRouting, isDevRoute, type DevCalls } from "./dev-calls.ts";
-import { errorHandler } from "./errors.ts";
+import { errorHandler, toWire } from "./errors.ts";
 import { registerHealth } from "./health.ts";
 import { registerMetricsRoute } from "./metrics-routes.ts";
 import { objectRoutes } from "./objects-routes.ts";
@@ -75,6 +75,11 @@ export async function buildServer(
   const app = Fastify({
     logger: false, // errors are logged by the error handler; per-request logs would cost the hot path
     return503OnClosing: true,
+    // A path that is not percent-encoded UTF-8 (/files/%ff): Encore's error format, not Fastify's.
+    frameworkErrors: (error, _req, reply) => {
+      const { status, body } = toWire(APIError.invalidArgument(`invalid request path: ${error.message}`), false);
+      void (reply as FastifyReply).code(status).send(body);
+    },
     forceCloseConnections: "idle",
     routerOptions: {
       ignoreTrailingSlash: false,

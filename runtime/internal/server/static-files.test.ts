@@ -27,12 +27,21 @@ writeFileSync(path.join(root, "spa", "index.html"), "<div id=app></div>");
 writeFileSync(path.join(root, "spa", "main.js"), "mount()");
 writeFileSync(path.join(root, "gone", "404.html"), "removed after start");
 
+const securityHeaders = {
+  "Content-Security-Policy": "default-src 'none'",
+  "X-Frame-Options": "DENY",
+  "Cache-Control": "public, max-age=3600",
+  "Link": ["</a.css>; rel=preload", "</b.js>; rel=preload"],
+};
+
 const endpoints = [
   files("site", "/site/*path", { dir: "site", notFound: "site/404.html" }),
   files("teapot", "/teapot/*path", { dir: "site", notFound: "site/404.html", notFoundStatus: 418 }),
   files("plain", "/plain/*path", { dir: "site" }),
   files("gone", "/gone/*path", { dir: "gone", notFound: "gone/404.html" }),
   files("spa", "/!path", { dir: "spa", notFound: "spa/index.html", notFoundStatus: 200 }),
+  files("headed", "/headed/*path", { dir: "site", notFound: "site/404.html", headers: securityHeaders }),
+  files("headed-plain", "/headed-plain/*path", { dir: "site", headers: securityHeaders }),
 ];
 
 let url = "";
@@ -105,5 +114,40 @@ describe("a single-page app on a fallback path with notFoundStatus 200", () => {
 
   test("leaves the other static folders their own answers", async () => {
     expect((await fetch(`${url}/site/nope.html`)).status).toBe(404);
+  });
+});
+
+describe("headers", () => {
+  const expectHeaders = (res: Response) => {
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("link")).toBe("</a.css>; rel=preload, </b.js>; rel=preload");
+  };
+
+  test("go with every file, and replace the runtime's own Cache-Control, which Encore does not send", async () => {
+    const res = await fetch(`${url}/headed/app.js`);
+    expect([res.status, await res.text()]).toEqual([200, "console.log(1)"]);
+    expectHeaders(res);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
+  test("go with a 304 and a HEAD", async () => {
+    const etag = (await fetch(`${url}/headed/app.js`)).headers.get("etag")!;
+    const again = await fetch(`${url}/headed/app.js`, { headers: { "if-none-match": etag, "cache-control": "max-age=0" } });
+    expect(again.status).toBe(304);
+    expectHeaders(again);
+    expectHeaders(await fetch(`${url}/headed/app.js`, { method: "HEAD" }));
+  });
+
+  test("go with the notFound page, as Encore sends them with its fallback file", async () => {
+    const res = await fetch(`${url}/headed/nope.html`);
+    expect([res.status, await res.text()]).toEqual([404, "<h1>no such page</h1>"]);
+    expectHeaders(res);
+  });
+
+  test("do not go with the JSON error of a folder without notFound", async () => {
+    const res = await fetch(`${url}/headed-plain/nope.js`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-security-policy")).toBeNull();
   });
 });
