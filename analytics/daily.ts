@@ -32,9 +32,9 @@ export const daily = api(
       throw APIError.invalidArgument(`a range may span at most ${maxDays} days`);
     }
     const rows = await db.queryAll<{ date: string; urls_created: number }>`
-      SELECT to_char(date, 'YYYY-MM-DD') AS date, sum(urls_created)::int AS urls_created FROM daily_stats
+      SELECT to_char(date, 'YYYY-MM-DD') AS date, urls_created FROM daily_stats
       WHERE date BETWEEN ${isoDay(first)}::date AND ${isoDay(last)}::date
-      GROUP BY date ORDER BY date`;
+      ORDER BY date`;
     return { days: rows.map((r) => ({ date: r.date, urlsCreated: r.urls_created })) };
   },
 );

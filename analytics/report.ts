@@ -37,8 +37,8 @@ export interface DailyReport {
  */
 export async function generateReport(date: string): Promise<DailyReport> {
   parseDay(date, "date");
-  const stats = await db.queryRow<{ urls_created: number | null }>`
-    SELECT sum(urls_created)::int AS urls_created FROM daily_stats WHERE date = ${date}::date`;
+  const stats = await db.queryRow<{ urls_created: number }>`
+    SELECT urls_created FROM daily_stats WHERE date = ${date}::date`;
   const { totalClicks, top } = await url.topCodes({ limit: topCount });
   const topCodes: ReportedCode[] = top.map(({ code, originalUrl, clicks }) => ({ code, originalUrl, clicks }));
   const row = await db.queryRow<ReportRow>`

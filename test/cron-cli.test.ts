@@ -30,14 +30,13 @@ function cron(args: string[], env: Record<string, string>): Promise<Outcome> {
 
 // Two stale rows (91 days, no clicks) and one each of what must stay: 89 days old,
 // and 91 days old but clicked once.
-// The stale rows were marked by an earlier run (url/stale-urls.ts deletes in two phases); the
-// clicked one was marked too, and its click keeps it.
+// One run removes the stale rows it finds.
 const seed = `
-  INSERT INTO urls (code, original_url, clicks, created_at, stale_since) VALUES
-    ('stale1', 'https://stale.example/1', 0, now() - interval '91 days', now() - interval '2 days'),
-    ('stale2', 'https://stale.example/2', 0, now() - interval '91 days', now() - interval '2 days'),
-    ('young1', 'https://young.example/1', 0, now() - interval '89 days', NULL),
-    ('click1', 'https://clicked.example/1', 1, now() - interval '91 days', now() - interval '2 days')`;
+  INSERT INTO urls (code, original_url, clicks, created_at) VALUES
+    ('stale1', 'https://stale.example/1', 0, now() - interval '91 days'),
+    ('stale2', 'https://stale.example/2', 0, now() - interval '91 days'),
+    ('young1', 'https://young.example/1', 0, now() - interval '89 days'),
+    ('click1', 'https://clicked.example/1', 1, now() - interval '91 days')`;
 const remaining = "SELECT code FROM urls WHERE code IN ('stale1', 'stale2', 'young1', 'click1') ORDER BY code";
 
 describe("npm run cron on the embedded cluster", () => {
@@ -64,7 +63,7 @@ describe("npm run cron on the embedded cluster", () => {
 
   test("alone it starts the cluster and stops it after; beside a server it joins the server's and leaves it running", async () => {
     const first = await cron(["cleanup-stale-urls"], env); // creates the cluster and the schema, nothing to remove yet
-    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^cleanup-stale-urls succeeded in .*\n\{"removed":0,"marked":0\}\n$/) });
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^cleanup-stale-urls succeeded in .*\n\{"removed":0\}\n$/) });
     expect(serverRunning()).toBe(false);
 
     const app = await startApp(env);
@@ -72,7 +71,7 @@ describe("npm run cron on the embedded cluster", () => {
       await urlDatabase((db) => db.query(seed));
       const run = await cron(["cleanup-stale-urls"], env);
       expect(run.stderr).toBe("");
-      expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2,"marked":0}') });
+      expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2}') });
       expect(serverRunning()).toBe(true); // the server still uses it
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
 
@@ -102,7 +101,7 @@ describe("npm run cron on a PostgreSQL server", () => {
     const url = await openDatabase("url");
     await url.execScript(seed);
     const run = await cron(["cleanup-stale-urls"], {});
-    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2,"marked":0}') });
+    expect(run).toMatchObject({ code: 0, stdout: expect.stringContaining('{"removed":2}') });
     expect((await url.query(remaining, [])).map((r) => r.code)).toEqual(["click1", "young1"]);
 
     const list = await cron(["--list"], {});

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "./cache";
+import { cacheEvictions } from "./cache-evictions";
 import { ClickCounter } from "./click-counting/counter";
 import { clickWriter } from "./click-counting/store";
 import { cleanupStaleUrls } from "./cleanup";
@@ -23,66 +24,56 @@ async function storedClicks(code: string): Promise<number | undefined> {
   return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)?.clicks;
 }
 
-/** Moves every mark a day back, as if the next daily run came now. */
-async function aDayLater(): Promise<void> {
-  await db.exec`UPDATE urls SET stale_since = stale_since - interval '1 day' WHERE stale_since IS NOT NULL`;
-}
+/** No wait for other instances' clicks: in these tests every other counter is flushed by hand. */
+const now = { settleMs: 0 };
 
 describe("cleanup of stale urls", () => {
-  test("a run marks never-clicked urls older than 90 days; the next run deletes them, and only them", async () => {
+  test("one run deletes every never-clicked url older than 90 days, and only those", async () => {
     await insertUrl("old0c0", 91);
+    await insertUrl("old0c1", 400);
     await insertUrl("new0c0", 89);
     await insertUrl("old1c0", 91, 1);
     await insertUrl("new1c0", 89, 1);
     await insertUrl("null00", null);
 
-    expect(await removeStaleUrls()).toEqual({ removed: 0, marked: 1 });
-    expect(await storedClicks("old0c0")).toBe(0);
-    expect(await removeStaleUrls()).toEqual({ removed: 0, marked: 0 }); // within the grace: kept
-    await aDayLater();
-    expect(await removeStaleUrls()).toEqual({ removed: 1, marked: 0 });
+    expect(await removeStaleUrls(now)).toBe(2);
     expect(await storedClicks("old0c0")).toBeUndefined();
+    expect(await storedClicks("old0c1")).toBeUndefined();
     expect(await storedClicks("new0c0")).toBe(0);
     expect(await storedClicks("old1c0")).toBe(1);
     expect(await storedClicks("new1c0")).toBe(1);
     expect(await storedClicks("null00")).toBe(0);
+    expect(await removeStaleUrls(now)).toBe(0);
   });
 
-  test("a click held by another instance while a run marks the url keeps it, and is stored", async () => {
+  test("a click another instance answered before the run began is written within the wait, and keeps its url", async () => {
     await insertUrl("other1", 91);
-    // A second instance on the same database: its own counter, a long flush interval.
-    const other = new ClickCounter(clickWriter(randomUUID(), 5000), 60_000);
+    // A second instance on the same database, its click not yet written when the run starts.
+    const other = new ClickCounter(clickWriter(randomUUID(), 5000), 100);
     other.record("other1");
+    expect(await storedClicks("other1")).toBe(0);
 
-    expect(await removeStaleUrls()).toMatchObject({ marked: 1 });
-    await other.flush(); // within its interval, long before the grace ends
-    await aDayLater();
-    expect(await removeStaleUrls()).toMatchObject({ removed: 0 });
+    expect(await removeStaleUrls({ settleMs: 500 })).toBe(0); // its flush interval, 100 ms, passes meanwhile
     expect(await storedClicks("other1")).toBe(1);
     expect(other.lostClicks).toBe(0);
-    // Clicked: unmarked, and never marked again.
-    expect((await db.queryRow<{ stale_since: Date | null }>`SELECT stale_since FROM urls WHERE code = 'other1'`)!.stale_since).toBeNull();
-    expect(await removeStaleUrls()).toMatchObject({ marked: 0 });
   });
 
-  test("a click not yet written in this instance keeps a marked url, and is stored afterwards", async () => {
+  test("a url whose click waits in this instance's counter is spared, and the click stored", async () => {
     await insertUrl("clickd", 91);
-    expect(await removeStaleUrls()).toMatchObject({ marked: 1 });
     clickCounter.record("clickd"); // the default interval: written later, not now
     expect(clickCounter.hasPending("clickd")).toBe(true);
-    await aDayLater();
 
-    expect(await removeStaleUrls()).toMatchObject({ removed: 0 });
+    expect(await removeStaleUrls(now)).toBe(0);
     await clickCounter.flush();
     expect(await storedClicks("clickd")).toBe(1);
   });
 
   test("a batch never deletes a code whose clicks wait in this instance's counter", async () => {
     const id = await insertUrl("waitng", 91);
-    await db.exec`UPDATE urls SET stale_since = now() - interval '1 day' WHERE id = ${id}`;
     clickCounter.record("waitng");
+    const cutoff = (await db.queryRow<{ cutoff: string }>`SELECT (now() - interval '90 days')::text AS cutoff`)!.cutoff;
 
-    expect(await deleteUnclicked([{ id, code: "waitng" }], new Date().toISOString())).toBe(0);
+    expect(await deleteUnclicked([{ id, code: "waitng" }], cutoff)).toBe(0);
     await clickCounter.flush();
     expect(await storedClicks("waitng")).toBe(1);
   });
@@ -109,13 +100,12 @@ describe("cleanup of stale urls", () => {
   });
 
   test("removed codes leave this instance's cache, so lookups find nothing", async () => {
+    await cacheEvictions.start();
     await insertUrl("cachd1", 91);
     expect((await linkOf("cachd1"))?.url).toBe("https://cachd1.example");
     expect(urlCache.has("cachd1")).toBe(true);
 
-    await removeStaleUrls();
-    await aDayLater();
-    expect(await removeStaleUrls()).toMatchObject({ removed: 1 });
+    expect(await removeStaleUrls(now)).toBe(1);
     expect(urlCache.has("cachd1")).toBe(false);
     expect(await linkOf("cachd1")).toBeUndefined();
   });
@@ -131,10 +121,7 @@ describe("cleanup of stale urls", () => {
                   ELSE now() - interval '91 days' - (i / 1000) * interval '1 hour' END
       FROM generate_series(1, 6000) AS i`;
 
-    expect(await removeStaleUrls({ batchSize: 200 })).toEqual({ removed: 0, marked: 5000 });
-    // Marks too share a timestamp (one statement's now()), so the deleting walk pages by id as well.
-    await aDayLater();
-    expect(await removeStaleUrls({ batchSize: 200 })).toEqual({ removed: 5000, marked: 0 });
+    expect(await removeStaleUrls({ ...now, batchSize: 200 })).toBe(5000);
     const left = await db.queryRow<{ rows: number; clicked: number; clicks: number; first: string; last: string }>`
       SELECT count(*) AS rows, count(*) FILTER (WHERE clicks > 0) AS clicked, sum(clicks) AS clicks,
              min(code) AS first, max(code) AS last
@@ -142,17 +129,17 @@ describe("cleanup of stale urls", () => {
     expect(left).toEqual({ rows: 1000, clicked: 500, clicks: 1500, first: "b05001", last: "b06000" });
   });
 
-  test("the job logs how many urls it removed", async () => {
+  test("the job deletes in the run that finds the rows, and logs how many it removed", async () => {
     await insertUrl("logd01", 100);
     await insertUrl("logd02", 365);
-    expect(await cleanupStaleUrls()).toEqual({ removed: 0, marked: 2 });
-    await aDayLater();
     const info = vi.spyOn(log, "info");
     try {
-      expect(await cleanupStaleUrls()).toEqual({ removed: 2, marked: 0 });
-      expect(info).toHaveBeenCalledWith("removed 2 stale urls", { marked: 0 });
+      expect(await cleanupStaleUrls()).toEqual({ removed: 2 });
+      expect(info).toHaveBeenCalledWith("removed 2 stale urls");
     } finally {
       info.mockRestore();
     }
+    expect(await storedClicks("logd01")).toBeUndefined();
+    expect(await storedClicks("logd02")).toBeUndefined();
   });
 });

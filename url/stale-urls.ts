@@ -9,126 +9,80 @@ import { qrCodes, qrObjectName } from "./qr-codes";
 export const defaultBatchSize = 1000;
 
 /**
- * How long a row stays marked before it may go: far above any flush interval, so
- * every click an instance counted before the mark has been written by then; below
- * a day, so the next daily run deletes what the previous one marked.
+ * How long a run waits, after fixing its cutoff, before it deletes anything: every
+ * instance writes its counted clicks at least once per flush interval, so by then
+ * each click any instance answered before the run started is stored. Ten intervals,
+ * and at least 2 s, leave room for a slow write.
  */
-export const defaultGraceMs = Math.max(12 * 60 * 60 * 1000, 10 * urlConfig.clickFlushIntervalMs);
+export const defaultSettleMs = Math.max(2000, 10 * urlConfig.clickFlushIntervalMs);
 
-/** A row met by a walk, with the cursor's key as exact text (a Date keeps milliseconds, the column microseconds). */
+/** A row met by the walk, with the cursor's key as exact text (a Date keeps milliseconds, the column microseconds). */
 interface Candidate {
   id: number;
   code: string;
   key_text: string;
 }
 
-export interface StaleUrlsResult {
-  /** Rows deleted: marked by an earlier run and still never clicked. */
-  removed: number;
-  /** Rows newly found stale and marked, to be deleted by a later run. */
-  marked: number;
-}
-
 /**
- * The cleanup of SPEC 6.3, in two phases, because the clicks an instance has
- * answered wait in its memory for up to a flush interval and no instance can see
- * another's memory:
+ * The cleanup: deletes every `urls` row whose `clicks` is 0 and whose `created_at`
+ * is more than 90 days before the run began; returns how many went.
  *
- * 1. Delete every row marked stale more than `graceMs` ago that still has 0
- *    clicks (checked in the DELETE itself) and no click waiting in this
- *    instance's counter. A row clicked since its mark loses the mark and stays.
- * 2. Mark every unmarked row older than 90 days with 0 clicks (`stale_since`).
+ * Clicks are counted in each instance's memory and written every flush interval, and
+ * no instance sees another's memory. So the run fixes its cutoff, waits `settleMs`
+ * (by then every click answered before the run began is written, on every instance),
+ * and then deletes, checking `clicks = 0` in the DELETE itself and sparing codes with
+ * a click still waiting in this instance's counter. A click another instance answers
+ * after the run began and has not written when its row goes is lost: the counter
+ * finds no row for it, and counts and logs it. Rows with no created_at are never stale.
  *
- * So a link unused for 90 days goes at the first run at least `graceMs` after it
- * was first seen stale (the next daily run), and any click that is written in
- * between, from whichever instance, keeps it. A click still lost: one answered
- * from a cache within a flush interval of the DELETE, after 90 days and a grace
- * without any; its write then finds no row and reports it as lost (ClickCounter).
- * Rows with no created_at are never stale.
- *
- * Each phase walks its rows along an index, one bounded batch at a time with a
- * keyset cursor, so clicks and shortens are never held up for long; neither
- * waits for the click writer.
+ * The rows are walked along the index on (created_at, id), one bounded batch at a
+ * time with a keyset cursor, so clicks and shortens are never held up for long.
+ * Each deletion reaches every instance's cache through the table's trigger
+ * (url/cache-evictions.ts); this instance's is evicted here as well.
  */
 export async function removeStaleUrls({
   batchSize = defaultBatchSize,
-  graceMs = defaultGraceMs,
-}: { batchSize?: number; graceMs?: number } = {}): Promise<StaleUrlsResult> {
+  settleMs = defaultSettleMs,
+}: { batchSize?: number; settleMs?: number } = {}): Promise<number> {
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
     throw new RangeError(`batchSize must be a whole number above 0, got ${batchSize}`);
   }
-  if (!Number.isSafeInteger(graceMs) || graceMs < 0) {
-    throw new RangeError(`graceMs must be a whole number from 0, got ${graceMs}`);
+  if (!Number.isSafeInteger(settleMs) || settleMs < 0) {
+    throw new RangeError(`settleMs must be a whole number from 0, got ${settleMs}`);
   }
-  // Computed once: cutoffs moving with each batch would chase rows ageing meanwhile.
-  const { markedBefore, createdBefore } = (await db.queryRow<{ markedBefore: string; createdBefore: string }>`
-    SELECT (now() - ${graceMs}::int8 * interval '1 millisecond')::text AS "markedBefore",
-           (now() - interval '90 days')::text AS "createdBefore"`)!;
+  // Fixed once: a cutoff moving with each batch would chase rows ageing meanwhile.
+  const { cutoff } = (await db.queryRow<{ cutoff: string }>`SELECT (now() - interval '90 days')::text AS cutoff`)!;
+  if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
   let removed = 0;
-  await walk(
-    (cursor) => db.queryAll<Candidate>`
-      SELECT id, code, stale_since::text AS key_text FROM urls
-      WHERE stale_since < ${markedBefore}::timestamptz
-        AND (stale_since, id) > (${cursor.key}::timestamptz, ${cursor.id}::int)
-      ORDER BY stale_since, id
-      LIMIT ${batchSize}`,
-    async (batch) => (removed += await deleteUnclicked(batch, markedBefore)),
-    batchSize,
-  );
-  let marked = 0;
-  await walk(
-    (cursor) => db.queryAll<Candidate>`
-      SELECT id, code, created_at::text AS key_text FROM urls
-      WHERE created_at < ${createdBefore}::timestamptz
-        AND (created_at, id) > (${cursor.key}::timestamptz, ${cursor.id}::int)
-        AND clicks = 0 AND stale_since IS NULL
-      ORDER BY created_at, id
-      LIMIT ${batchSize}`,
-    async (batch) => {
-      const rows = await db.queryAll<{ id: number }>`
-        UPDATE urls SET stale_since = now()
-        WHERE id = ANY(${batch.map((c) => c.id)}::int[]) AND clicks = 0 AND stale_since IS NULL
-        RETURNING id`;
-      marked += rows.length;
-    },
-    batchSize,
-  );
-  return { removed, marked };
-}
-
-/** Reads batches along a keyset cursor and hands each to `handle`, until one comes back short. */
-async function walk(
-  next: (cursor: { key: string; id: number }) => Promise<Candidate[]>,
-  handle: (batch: Candidate[]) => Promise<unknown>,
-  batchSize: number,
-): Promise<void> {
   let cursor = { key: "-infinity", id: 0 };
   for (;;) {
-    const batch = await next(cursor);
-    if (batch.length > 0) await handle(batch);
-    if (batch.length < batchSize) return;
+    const batch = await db.queryAll<Candidate>`
+      SELECT id, code, created_at::text AS key_text FROM urls
+      WHERE created_at < ${cutoff}::timestamptz
+        AND (created_at, id) > (${cursor.key}::timestamptz, ${cursor.id}::int)
+        AND clicks = 0
+      ORDER BY created_at, id
+      LIMIT ${batchSize}`;
+    if (batch.length > 0) removed += await deleteUnclicked(batch, cutoff);
+    if (batch.length < batchSize) return removed;
     const last = batch[batch.length - 1]!;
     cursor = { key: last.key_text, id: last.id };
   }
 }
 
 /**
- * Of `candidates` (rows marked before `markedBefore`), deletes those still never
- * clicked and with no click waiting in this instance's counter, unmarks the ones
- * clicked since, evicts the deleted from this instance's cache and their QR
- * images, and returns how many went.
+ * Of `candidates`, deletes those created before `cutoff` that are still never
+ * clicked and have no click waiting in this instance's counter, evicts them from
+ * this instance's cache, removes their QR images, and returns how many went.
  */
-export async function deleteUnclicked(candidates: readonly Pick<Candidate, "id" | "code">[], markedBefore: string): Promise<number> {
+export async function deleteUnclicked(candidates: readonly Pick<Candidate, "id" | "code">[], cutoff: string): Promise<number> {
   const ids = candidates.filter((c) => !clickCounter.hasPending(c.code)).map((c) => c.id);
+  if (ids.length === 0) return 0;
   const rows = await db.queryAll<{ code: string }>`
-    DELETE FROM urls WHERE id = ANY(${ids}::int[]) AND clicks = 0 AND stale_since < ${markedBefore}::timestamptz
+    DELETE FROM urls WHERE id = ANY(${ids}::int[]) AND clicks = 0 AND created_at < ${cutoff}::timestamptz
     RETURNING code`;
-  // A mark on a clicked row is only noise for the next walks: clicks never go down.
-  await db.exec`UPDATE urls SET stale_since = NULL WHERE id = ANY(${candidates.map((c) => c.id)}::int[]) AND clicks > 0`;
   const codes = rows.map((r) => r.code);
-  // Only a lookup caches a link, and it counts a click, so a deleted link is in no
-  // cache unless it was looked up during this run; this instance's is evicted here.
-  for (const code of codes) urlCache.delete(code);
+  for (const code of codes) urlCache.evict(code);
   await removeQrCodes(codes);
   return codes.length;
 }

@@ -148,6 +148,7 @@ describe("the development dashboard", () => {
       "3_index_urls_created_at.up.sqlapplied",
       "4_add_created_by.up.sqlapplied",
       "5_add_stale_since.up.sqlapplied",
+      "6_evict_cached_links.up.sqlapplied",
       "7_create_click_writers.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");

@@ -1,0 +1,147 @@
+// Two instances of the app on one database: a link one of them has cached stops
+// redirecting there within a second of its row being deleted, whoever deletes it
+// (the cleanup job, SQL typed by hand), and a changed URL is answered at once. The
+// eviction comes through PostgreSQL LISTEN/NOTIFY; a lost listening connection is
+// opened again, and the cache cleared, since evictions were missed meanwhile.
+import { execFile } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { appRoot } from "../runtime/internal/config/app-root.ts";
+import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+
+const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}evict_`;
+const env = (name: string) => ({
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), "url-evict-")),
+  DATABASE_NAME_PREFIX: prefix,
+  NATS_URL: "",
+  // Each instance's connections tell which one they are.
+  PGAPPNAME: name,
+});
+
+let a: RunningApp;
+let b: RunningApp;
+let sql: pg.Client;
+
+beforeAll(async () => {
+  a = await startApp(env("evict-a")); // creates and migrates the databases
+  b = await startApp(env("evict-b"));
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${prefix}url`;
+  sql = new pg.Client({ connectionString: url.href });
+  await sql.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.end();
+  await Promise.all([a?.stop(), b?.stop()]);
+  await dropServerDatabases(prefix);
+});
+
+async function shorten(url: string): Promise<string> {
+  const res = await fetch(`${a.url}/shorten`, { method: "POST", body: JSON.stringify({ url }) });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { code: string }).code;
+}
+
+/** What `app` answers for the code: the status, and the URL when found. A HEAD caches a link without counting a click. */
+async function lookUp(app: RunningApp, code: string, method: "GET" | "HEAD" = "GET"): Promise<string> {
+  const res = await fetch(`${app.url}/${code}`, { method });
+  if (method === "HEAD" || res.status !== 200) return String(res.status);
+  return ((await res.json()) as { url: string }).url;
+}
+
+/** Milliseconds until `app` answers `expected` for the code, polling; fails past `limitMs`. */
+async function untilAnswer(app: RunningApp, code: string, expected: string, limitMs: number): Promise<number> {
+  const started = Date.now();
+  let last = "";
+  while (Date.now() - started <= limitMs) {
+    last = await lookUp(app, code);
+    if (last === expected) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${code} still answered ${last}, not ${expected}, after ${limitMs} ms`);
+}
+
+/** The pid of the backend on which `app` listens for evictions, once it listens. */
+async function listenerPid(name: string): Promise<number> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    const { rows } = await sql.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 AND query = 'LISTEN url_cache_evict'",
+      [`${prefix}url`, name],
+    );
+    if (rows.length === 1) return rows[0]!.pid;
+  }
+  throw new Error(`${name} is not listening for evictions`);
+}
+
+/** Both instances hold the link in their cache: a HEAD looks it up without counting a click. */
+async function cachedOnBoth(code: string): Promise<void> {
+  expect(await lookUp(a, code, "HEAD")).toBe("200");
+  expect(await lookUp(b, code, "HEAD")).toBe("200");
+}
+
+test("a link deleted by SQL typed by hand stops redirecting on every instance within a second", async () => {
+  const code = await shorten("https://evict.example/by-hand");
+  await cachedOnBoth(code);
+  await sql.query("DELETE FROM urls WHERE code = $1", [code]);
+  expect(await untilAnswer(b, code, "404", 1000)).toBeLessThanOrEqual(1000);
+  expect(await untilAnswer(a, code, "404", 1000)).toBeLessThanOrEqual(1000);
+});
+
+test("a link deleted by the cleanup job, run as a process of its own, stops redirecting on the instances that cached it", async () => {
+  const stale = await shorten("https://evict.example/stale");
+  const kept = await shorten("https://evict.example/kept");
+  await sql.query("UPDATE urls SET created_at = now() - interval '91 days' WHERE code = ANY($1)", [[stale, kept]]);
+  await cachedOnBoth(stale);
+  expect(await lookUp(a, kept)).toBe("https://evict.example/kept"); // clicked once: not stale
+
+  const run = await new Promise<{ code: number; stdout: string }>((resolve) =>
+    execFile("npm", ["run", "--silent", "cron", "--", "cleanup-stale-urls"], { cwd: appRoot, env: { ...process.env, ...env("evict-cron") } }, (err, stdout) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout }),
+    ),
+  );
+  expect(run.stdout).toContain('{"removed":1}');
+  expect(run.code).toBe(0);
+  expect(await untilAnswer(b, stale, "404", 1000)).toBeLessThanOrEqual(1000);
+  expect(await untilAnswer(a, stale, "404", 1000)).toBeLessThanOrEqual(1000);
+  expect(await lookUp(b, kept)).toBe("https://evict.example/kept");
+}, 60_000);
+
+test("a link whose URL changes answers the new URL on every instance within a second", async () => {
+  const code = await shorten("https://evict.example/before");
+  await cachedOnBoth(code);
+  await sql.query("UPDATE urls SET original_url = 'https://evict.example/after' WHERE code = $1", [code]);
+  expect(await untilAnswer(b, code, "https://evict.example/after", 1000)).toBeLessThanOrEqual(1000);
+  expect(await untilAnswer(a, code, "https://evict.example/after", 1000)).toBeLessThanOrEqual(1000);
+});
+
+test("a lost listening connection is opened again, and the cache cleared of what it may have missed", async () => {
+  const missed = await shorten("https://evict.example/missed");
+  const later = await shorten("https://evict.example/later");
+  await cachedOnBoth(missed);
+  await cachedOnBoth(later);
+  const before = await listenerPid("evict-b");
+
+  // A deletion whose eviction never reaches anyone (triggers off in this session), as if sent while b was not listening.
+  await sql.query("SET session_replication_role = replica");
+  await sql.query("DELETE FROM urls WHERE code = $1", [missed]);
+  await sql.query("RESET session_replication_role");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(await lookUp(b, missed, "HEAD")).toBe("200"); // stale: nothing told b
+
+  await sql.query("SELECT pg_terminate_backend($1)", [before]);
+  const after = await listenerPid("evict-b").then(async function again(pid): Promise<number> {
+    return pid === before ? listenerPid("evict-b").then(again) : pid;
+  });
+  expect(after).not.toBe(before);
+  // Back: the cache was cleared, so the missed deletion shows, and evictions arrive again.
+  expect(await untilAnswer(b, missed, "404", 1000)).toBeLessThanOrEqual(1000);
+  expect(await lookUp(b, later, "HEAD")).toBe("200");
+  await sql.query("DELETE FROM urls WHERE code = $1", [later]);
+  expect(await untilAnswer(b, later, "404", 1000)).toBeLessThanOrEqual(1000);
+  expect(b.output()).toMatch(/listening for cache evictions failed/);
+  expect(b.output()).toMatch(/listening for cache evictions again; the cache was cleared/);
+}, 60_000);
