@@ -1,7 +1,7 @@
 // Limits without Redis, and with a Redis that cannot be reached: never a hang, never a
 // crash, counts per instance instead.
+import { createServer } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
-import { closedPort } from "../runtime/test/closed-port.ts";
 import { Limiter, TooManyRequests } from "./limiter";
 import { LinkLimits } from "./links";
 import { RedisLink } from "./redis";
@@ -33,3 +33,15 @@ describe("with Redis unreachable", () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
+
+/**
+ * A loopback port nothing listens on, so a connection to it is refused at once. Written
+ * here rather than imported from the runtime's test helpers: app folders import no runtime code.
+ */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

@@ -11,15 +11,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
 import type { CronState, PubSubState } from "../runtime/internal/dashboard/api.ts";
 import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
-import { startDashboard, type Dashboard } from "../runtime/internal/dashboard/server.ts";
+import type { Dashboard } from "../runtime/internal/dashboard/server.ts";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
-import { newDashboardSecret } from "../runtime/internal/config/dashboard-secret.ts";
-import { appMeta } from "../runtime/internal/meta/load.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
 import { createDevCalls } from "../runtime/internal/server/dev-calls.ts";
+import { startTestDashboard } from "../runtime/test/dashboard.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
-const secret = newDashboardSecret();
+let secret: string;
 const devCalls = createDevCalls();
 const frontEnd = mkdtempSync(path.join(tmpdir(), "dashboard-access-dist-"));
 let app: TestServer;
@@ -29,19 +28,8 @@ let base: string;
 beforeAll(async () => {
   app = await startTestServer({ devCalls });
   await startPubSub();
-  dashboard = await startDashboard({
-    port: 0,
-    meta: appMeta(),
-    appRoot,
-    appBaseUrl: app.url,
-    appUrl: app.url,
-    devCalls,
-    secret,
-    traces: null,
-    tracing: { keep: 0, otlpEndpoint: null },
-    frontEndDir: frontEnd, // not built: with access, / says how to build it
-  });
-  base = `http://127.0.0.1:${dashboard.port}`;
+  // The front end not built: with access, / says how to build it.
+  ({ dashboard, secret, base } = await startTestDashboard(app.url, devCalls, { frontEndDir: frontEnd }));
 });
 afterAll(async () => {
   await dashboard.close();

@@ -9,30 +9,28 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DatabasesState, QueryResult } from "../runtime/internal/dashboard/api.ts";
-import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
-import { startDashboard, type Dashboard } from "../runtime/internal/dashboard/server.ts";
-import { newDashboardSecret } from "../runtime/internal/config/dashboard-secret.ts";
-import { appRoot } from "../runtime/internal/config/app-root.ts";
+import type { Dashboard } from "../runtime/internal/dashboard/server.ts";
 import { config } from "../runtime/internal/config/mod.ts";
-import { appMeta } from "../runtime/internal/meta/load.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
 import { ConsoleLogin } from "../runtime/internal/sql/console-login.ts";
 import { createDevCalls } from "../runtime/internal/server/dev-calls.ts";
+import { startTestDashboard, type TestDashboard } from "../runtime/test/dashboard.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db.ts";
 
 let app: TestServer;
 let dashboard: Dashboard;
 const scratch = mkdtempSync(path.join(tmpdir(), "console-test-"));
-const secret = newDashboardSecret();
+let opened: TestDashboard;
 /** The cookie the link `run` prints gives its developer's browser. */
-const access = (port = dashboard.port) => ({ cookie: `${accessCookieName(port)}=${secret}` });
+const access = (port?: number) => opened.access(port);
 
 beforeAll(async () => {
   const devCalls = createDevCalls();
   app = await startTestServer({ devCalls });
   await startPubSub(); // the app's LISTEN connection, as the server's start makes it
-  dashboard = await startDashboard({ port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, secret, traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch });
+  opened = await startTestDashboard(app.url, devCalls, { frontEndDir: scratch });
+  dashboard = opened.dashboard;
 });
 afterAll(async () => {
   await dashboard.close();
@@ -206,10 +204,11 @@ describe("a server user that cannot create roles", () => {
     const url = new URL(config().databaseUrl!);
     [url.username, url.password] = [user, "limited-pw"];
     limitedUrl = url.href;
-    limited = await startDashboard({
-      port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls: createDevCalls(), secret, traces: null, tracing: { keep: 0, otlpEndpoint: null }, frontEndDir: scratch,
+    ({ dashboard: limited } = await startTestDashboard(app.url, createDevCalls(), {
+      secret: opened.secret,
+      frontEndDir: scratch,
       consoleLogin: () => ConsoleLogin.prepare(limitedUrl, path.join(scratch, "limited-console-password")),
-    });
+    }));
   });
   afterAll(async () => {
     await limited.close();

@@ -4,26 +4,21 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { launchBrowser, type Browser } from "../../test/browser.ts";
 import { startTestServer, type TestServer } from "../../test/server.ts";
-import { appRoot } from "../../internal/config/app-root.ts";
-import { newDashboardSecret } from "../../internal/config/dashboard-secret.ts";
+import { startTestDashboard } from "../../test/dashboard.ts";
 import { accessLink } from "../../internal/dashboard/access.ts";
-import { startDashboard, type Dashboard } from "../../internal/dashboard/server.ts";
-import { appMeta } from "../../internal/meta/load.ts";
+import type { Dashboard } from "../../internal/dashboard/server.ts";
 import { createDevCalls } from "../../internal/server/dev-calls.ts";
 
 const reason = 'the database user "app" is neither a superuser nor allowed to create roles (CREATEROLE)';
 let app: TestServer;
 let dashboard: Dashboard;
 let browser: Browser;
-const secret = newDashboardSecret();
+let secret: string;
 
 beforeAll(async () => {
   const devCalls = createDevCalls();
   app = await startTestServer({ devCalls });
-  dashboard = await startDashboard({
-    port: 0, meta: appMeta(), appRoot, appBaseUrl: app.url, appUrl: app.url, devCalls, secret, traces: null, tracing: { keep: 0, otlpEndpoint: null },
-    consoleLogin: async () => ({ reason }),
-  });
+  ({ dashboard, secret } = await startTestDashboard(app.url, devCalls, { consoleLogin: async () => ({ reason }) }));
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
