@@ -1,14 +1,20 @@
-// What is particular to the local provider: its files, its atomicity and its limits.
-// The Bucket API on top of it is tested in encore.dev/storage/objects/bucket.test.ts.
+// The local provider: what every object provider does (provider.cases.ts), its signed and
+// public URLs served by the /objects routes on loopback; then what is its own: its files,
+// its atomicity and its limits. The Bucket API on top of it is tested in
+// encore.dev/storage/objects/bucket.test.ts.
+import Fastify from "fastify";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { text } from "node:stream/consumers";
+import { errorHandler } from "../server/errors.ts";
+import { objectRoutes } from "../server/objects-routes.ts";
 import { InvalidArgument, ObjectsError } from "./errors.ts";
 import { LocalProvider } from "./local-provider.ts";
 import { decodeSegment, encodeSegment, objectFile } from "./local-paths.ts";
+import { objectProviderCases } from "./provider.cases.ts";
 import type { BucketSpec, ListedObject } from "./provider.ts";
 import { UrlSigner } from "./signing.ts";
 
@@ -23,6 +29,32 @@ const provider = new LocalProvider({
 });
 const bucket: BucketSpec = { name: "pics", public: true, versioned: false };
 const bucketDir = path.join(root, "pics");
+
+describe("served over HTTP", () => {
+  const files: BucketSpec = { name: "files", public: true, versioned: false };
+  const listing: BucketSpec = { name: "listing", public: false, versioned: false };
+  const app = Fastify();
+  let served: LocalProvider;
+
+  beforeAll(async () => {
+    app.setErrorHandler(errorHandler(false));
+    const buckets = new Map([files, listing].map((b) => [b.name, b]));
+    await app.register(objectRoutes({ store: async () => served, bucket: (name) => buckets.get(name) }));
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    served = new LocalProvider({ root: path.join(root, "served"), publicBaseUrl: base, publicObjectsBaseUrl: null, signer: new UrlSigner(randomBytes(32)) });
+  });
+  afterAll(() => app.close());
+
+  objectProviderCases("local", () => ({
+    provider: served,
+    files,
+    listing,
+    filesInErrors: 'bucket "files"',
+    publicPrefix: `${served.options.publicBaseUrl}/objects/files/`,
+    untypedContentType: undefined,
+    extendExpiry: (url) => url.searchParams.set("expires", String(Number(url.searchParams.get("expires")) + 7 * 24 * 3600)),
+  }));
+});
 
 async function names(list: AsyncGenerator<ListedObject>): Promise<string[]> {
   const found: string[] = [];

@@ -1,5 +1,6 @@
 // The S3 provider against a real S3-compatible server on loopback (s3rver, an npm
-// package started in-process: `npm test` needs nothing else). What s3rver cannot
+// package started in-process: `npm test` needs nothing else, runtime/test/s3-test-server.ts):
+// what every object provider does (provider.cases.ts), then what is S3's own. What s3rver cannot
 // do is tested on the requests the SDK builds, answered the way S3 documents:
 // - conditional writes: s3rver ignores If-None-Match on PUT and overwrites, so
 //   "notExists" is checked by the header sent and by the 412 S3 answers;
@@ -12,14 +13,16 @@ import { createHash, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ObjectNotFound, PreconditionFailed } from "./errors.ts";
+import { s3rverCredentials, startS3Server, type TestS3Server } from "../../test/s3-test-server.ts";
+import { objectProviderCases } from "./provider.cases.ts";
 import type { BucketSpec, ObjectProvider } from "./provider.ts";
 import { createS3Client } from "./s3-client.ts";
 import { s3Provider } from "./s3-provider.ts";
 import type { S3Settings } from "./s3-settings.ts";
-import { s3rverCredentials, startS3Server, type TestS3Server } from "./s3-test-server.ts";
 
 const files: BucketSpec = { name: "files", public: true, versioned: false };
 const listing: BucketSpec = { name: "listing", public: false, versioned: false };
+const pages: BucketSpec = { name: "pages", public: false, versioned: false };
 const absent: BucketSpec = { name: "never-created", public: false, versioned: false };
 
 function settingsFor(endpoint: string): S3Settings {
@@ -38,7 +41,7 @@ describe("against an S3-compatible server", () => {
   const listCalls: Array<{ MaxKeys?: number }> = [];
 
   beforeAll(async () => {
-    server = await startS3Server(["test-files", "test-listing"]);
+    server = await startS3Server(["test-files", "test-listing", "test-pages"]);
     const client = createS3Client(settingsFor(server.endpoint));
     client.middlewareStack.add(
       (next, context) => async (args) => {
@@ -55,40 +58,15 @@ describe("against an S3-compatible server", () => {
     await server?.close();
   });
 
-  test("an uploaded object downloads with the same bytes, and attrs report its size, type and ETag", async () => {
-    const name = `${randomUUID()}/photos/été 2024/a+b&c=d.txt`;
-    const uploaded = await provider.upload(files, name, Buffer.from("hello, s3"), { contentType: "text/plain" });
-    expect(uploaded).toEqual({ name, size: 9, etag: expect.stringMatching(/^[0-9a-f]{32}$/), contentType: "text/plain" });
-
-    expect((await provider.download(files, name)).toString()).toBe("hello, s3");
-    expect(await provider.attrs(files, name)).toEqual(uploaded);
-  });
-
-  test("uploading again replaces the content and changes the ETag; no content type is stored as octet-stream", async () => {
-    const name = `${randomUUID()}.bin`;
-    const first = await provider.upload(files, name, Buffer.from("one"), { contentType: "text/plain" });
-    const second = await provider.upload(files, name, Buffer.from([0, 1, 2, 255]), {});
-
-    expect(second.etag).not.toBe(first.etag);
-    expect(await provider.download(files, name)).toEqual(Buffer.from([0, 1, 2, 255]));
-    expect(await provider.attrs(files, name)).toEqual({ name, size: 4, etag: second.etag, contentType: "application/octet-stream" });
-  });
-
-  test("exists is true for a stored object and false for a missing one", async () => {
-    const name = `${randomUUID()}.txt`;
-    await provider.upload(files, name, Buffer.from("x"), {});
-    expect(await provider.exists(files, name)).toBe(true);
-    expect(await provider.exists(files, `${name}.missing`)).toBe(false);
-  });
-
-  test("a missing object is ObjectNotFound, naming the bucket and the object", async () => {
-    const name = `${randomUUID()}/missing.txt`;
-    const message = new RegExp(`"${name}" not found in bucket "files" \\(S3 bucket "test-files"\\)`);
-    await expect(provider.download(files, name)).rejects.toThrow(ObjectNotFound);
-    await expect(provider.download(files, name)).rejects.toThrow(message);
-    await expect(provider.attrs(files, name)).rejects.toThrow(ObjectNotFound);
-    await expect(provider.attrs(files, name)).rejects.toThrow(message);
-  });
+  objectProviderCases("S3", () => ({
+    provider,
+    files,
+    listing,
+    filesInErrors: 'bucket "files" (S3 bucket "test-files")',
+    publicPrefix: `${server.endpoint}/test-files/`,
+    untypedContentType: "application/octet-stream",
+    extendExpiry: (url) => url.searchParams.set("X-Amz-Expires", "604800"),
+  }));
 
   test("a bucket missing on the server is an error naming it and the fix, with the SDK error as cause", async () => {
     const err = (await provider.download(absent, "a.txt").catch((e: unknown) => e)) as Error;
@@ -98,86 +76,17 @@ describe("against an S3-compatible server", () => {
     await expect(all(provider.list(absent, {}))).rejects.toThrow(/list bucket "never-created".*does not exist/);
   });
 
-  test("remove deletes the object, and removing an absent one succeeds", async () => {
-    const name = `${randomUUID()}.txt`;
-    await provider.upload(files, name, Buffer.from("bye"), {});
-    await provider.remove(files, name);
-    expect(await provider.exists(files, name)).toBe(false);
-    await expect(provider.remove(files, name)).resolves.toBeUndefined();
-  });
-
-  test("list gives names in order with sizes and ETags, filtered by prefix, stopping at limit, across pages", async () => {
+  test("list asks for pages of at most listPageSize, and never for more than the limit needs", async () => {
     const dir = `${randomUUID()}/`;
-    const names = ["e", "a", "d/1", "b", "c"].map((n) => dir + n);
-    for (const [i, name] of names.entries()) await provider.upload(listing, name, Buffer.alloc(i), {});
-    await provider.upload(listing, `${randomUUID()}-outside`, Buffer.from("x"), {});
+    for (const name of ["a", "b", "c", "d", "e"]) await provider.upload(pages, dir + name, Buffer.from(name), {});
 
     listCalls.length = 0;
-    const listed = await all(provider.list(listing, { prefix: dir }));
-    expect(listed.map((o) => o.name)).toEqual([...names].sort());
-    expect(listed.find((o) => o.name === `${dir}c`)).toEqual({ name: `${dir}c`, size: 4, etag: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(await all(provider.list(pages, { prefix: dir }))).toHaveLength(5);
     expect(listCalls.map((c) => c.MaxKeys)).toEqual([2, 2, 2]); // three pages of at most two
 
     listCalls.length = 0;
-    expect((await all(provider.list(listing, { prefix: dir, limit: 3 }))).map((o) => o.name)).toEqual([`${dir}a`, `${dir}b`, `${dir}c`]);
-    expect(listCalls.map((c) => c.MaxKeys)).toEqual([2, 1]); // never asks for more than the limit needs
-
-    expect(await all(provider.list(listing, { prefix: dir, limit: 0 }))).toEqual([]);
-    expect((await all(provider.list(listing, {}))).length).toBe(6);
-  });
-
-  test("a presigned GET URL downloads the object with plain fetch", async () => {
-    const name = `${randomUUID()}/a b.txt`;
-    await provider.upload(files, name, Buffer.from("signed"), {});
-    const res = await fetch(await provider.signedUrl(files, name, "GET", 60));
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe("signed");
-  });
-
-  test("a presigned PUT URL uploads with plain fetch", async () => {
-    const name = `${randomUUID()}/upload.bin`;
-    const res = await fetch(await provider.signedUrl(files, name, "PUT", 60), { method: "PUT", body: "from a browser" });
-    expect(res.status).toBe(200);
-    expect((await provider.download(files, name)).toString()).toBe("from a browser");
-  });
-
-  test("a tampered presigned URL is refused by the server", async () => {
-    const name = `${randomUUID()}.txt`;
-    const other = `${randomUUID()}.txt`;
-    await provider.upload(files, name, Buffer.from("mine"), {});
-    await provider.upload(files, other, Buffer.from("not yours"), {});
-    const get = new URL(await provider.signedUrl(files, name, "GET", 60));
-
-    const otherObject = new URL(get);
-    otherObject.pathname = otherObject.pathname.replace(name, other);
-    expect((await fetch(otherObject)).status).toBe(403);
-
-    const longer = new URL(get);
-    longer.searchParams.set("X-Amz-Expires", "604800");
-    expect((await fetch(longer)).status).toBe(403);
-
-    const put = new URL(await provider.signedUrl(files, name, "PUT", 60));
-    put.pathname = put.pathname.replace(name, other);
-    expect((await fetch(put, { method: "PUT", body: "overwritten" })).status).toBe(403);
-    expect((await provider.download(files, other)).toString()).toBe("not yours");
-  });
-
-  test("an expired presigned URL is refused by the server", async () => {
-    const name = `${randomUUID()}.txt`;
-    await provider.upload(files, name, Buffer.from("soon gone"), {});
-    const url = await provider.signedUrl(files, name, "GET", 1);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    expect((await fetch(url)).status).toBe(403);
-  });
-
-  test("the public URL on an endpoint is path-style and names the object", async () => {
-    const name = `${randomUUID()}/été/a+b.txt`;
-    await provider.upload(files, name, Buffer.from("public"), {});
-    const url = provider.publicUrl(files, name);
-    expect(url).toBe(`${server.endpoint}/test-files/${name.replace("été", "%C3%A9t%C3%A9").replace("+", "%2B")}`);
-    const res = await fetch(url);
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe("public");
+    expect(await all(provider.list(pages, { prefix: dir, limit: 3 }))).toHaveLength(3);
+    expect(listCalls.map((c) => c.MaxKeys)).toEqual([2, 1]);
   });
 });
 

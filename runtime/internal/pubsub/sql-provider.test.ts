@@ -1,7 +1,10 @@
+// The SQL provider: what every provider does (provider.cases.ts), then what is its own:
+// polling and LISTEN/NOTIFY, a database that goes away, messages of earlier versions.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { refusedConnection } from "../../test/closed-port.ts";
 import { freshDriver } from "../../test/driver.ts";
 import type { SqlDriver } from "../sql/driver.ts";
+import { pubSubProviderCases } from "./provider.cases.ts";
 import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
 import { subscriptionSpec } from "./specs.ts";
 import { sqlProvider } from "./sql-provider.ts";
@@ -56,6 +59,24 @@ afterEach(async () => {
   await drop();
 });
 
+const storedMessages = async (where: string, params: unknown[] = []): Promise<number> =>
+  ((await driver.query(`SELECT count(*)::int AS n FROM pubsub_message WHERE ${where}`, params)) as { n: number }[])[0]!.n;
+
+// Each instance has a connection pool of its own on the test's database, and no LISTEN:
+// the cases hold for a subscriber that finds messages by polling.
+pubSubProviderCases("SQL", {
+  async instance(topics, subscriptions, warn = () => {}) {
+    const p = sqlProvider({ driver: await reopen(), log: { warn }, pollIntervalMs: 200 });
+    providers.push(p);
+    await p.start(
+      topics.map((name) => ({ name, deliveryGuarantee: "at-least-once" })),
+      subscriptions,
+    );
+    return p;
+  },
+  storedMessages: (topic) => storedMessages("topic = $1", [topic]),
+});
+
 /** Another instance publishes: the subscriber (whose delivery times go into `got`) is woken by NOTIFY at once. */
 async function expectWokenByAnotherInstance(got: readonly number[]): Promise<void> {
   const other = sqlProvider({ driver: await reopen(), log: quiet, listenUrl: connectionString });
@@ -66,164 +87,6 @@ async function expectWokenByAnotherInstance(got: readonly number[]): Promise<voi
   await until(() => got.length === 1, "delivery woken by NOTIFY", 5000);
   expect(got[0]! - sent).toBeLessThan(1000); // far below the 60 s poll interval
 }
-
-describe("SQL pub/sub provider", () => {
-  test("the publisher's traceparent travels with the message to its delivery; a message published without one has none", async () => {
-    const got: Delivery[] = [];
-    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
-    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
-    const traced = await p.publish("events", "{}", traceparent);
-    const plain = await p.publish("events", "{}");
-    await until(() => got.length === 2, "both deliveries");
-    expect(got.find((d) => d.messageId === traced)?.traceparent).toBe(traceparent);
-    expect(got.find((d) => d.messageId === plain)).not.toHaveProperty("traceparent");
-  });
-
-  test("a published message reaches the handler with its id, and is then gone", async () => {
-    const got: Delivery[] = [];
-    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
-    const id = await p.publish("events", '{"n":1}');
-    await until(() => got.length === 1, "delivery");
-    expect(got[0]).toMatchObject({ messageId: id, payload: '{"n":1}', attempt: 1 });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await p.stats()).toEqual([{ topic: "events", subscription: "s", backlog: 0, inFlight: 0, deadLetters: 0 }]);
-    expect(await driver.query("SELECT count(*)::int AS n FROM pubsub_message", [])).toEqual([{ n: 0 }]);
-  });
-
-  test("every subscription receives every message", async () => {
-    const a: string[] = [];
-    const b: string[] = [];
-    const p = await provider([spec("a"), spec("b")], [async (d) => void a.push(d.payload), async (d) => void b.push(d.payload)]);
-    for (let i = 0; i < 20; i++) await p.publish("events", String(i));
-    await until(() => a.length === 20 && b.length === 20, "both subscriptions");
-    expect(new Set(a).size).toBe(20);
-    expect(new Set(b).size).toBe(20);
-  });
-
-  test("a failing handler is retried with growing backoff, then dead-lettered after maxRetries", async () => {
-    const times: number[] = [];
-    const logged: { obj: Record<string, unknown>; msg: string }[] = [];
-    const log = { warn: (obj: object, msg: string) => void logged.push({ obj: obj as Record<string, unknown>, msg }) };
-    const p = await provider(
-      [spec("s")],
-      [
-        async () => {
-          times.push(Date.now());
-          throw new Error("boom");
-        },
-      ],
-      driver,
-      { log },
-    );
-    const messageId = await p.publish("events", "{}");
-    await until(() => times.length === 4, "1 delivery + 3 retries");
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    // 50, 100, 200 ms of backoff (allowing for timer granularity)
-    expect(gaps[0]).toBeGreaterThanOrEqual(45);
-    expect(gaps[1]).toBeGreaterThanOrEqual(95);
-    expect(gaps[2]).toBeGreaterThanOrEqual(195);
-    expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(times).toHaveLength(4);
-    expect((await p.stats())[0]).toMatchObject({ deadLetters: 1, backlog: 0, inFlight: 0 });
-    // Each failure is logged with the message, its attempt and what comes next.
-    const failures = logged.filter((l) => l.msg === "pub/sub: a subscription handler failed").map((l) => l.obj);
-    expect(failures.map(({ err, ...rest }) => ({ ...rest, err: (err as Error).message }))).toEqual([
-      { topic: "events", subscription: "s", messageId, attempt: 1, retryInMs: 50, err: "boom" },
-      { topic: "events", subscription: "s", messageId, attempt: 2, retryInMs: 100, err: "boom" },
-      { topic: "events", subscription: "s", messageId, attempt: 3, retryInMs: 200, err: "boom" },
-      { topic: "events", subscription: "s", messageId, attempt: 4, deadLettered: true, err: "boom" },
-    ]);
-  });
-
-  test("a handler still running after its ack deadline gets the message delivered again", async () => {
-    const attempts: number[] = [];
-    const p = await provider([spec("s", { ackDeadlineMs: 300 })], [
-      async (d) => {
-        attempts.push(d.attempt);
-        if (d.attempt === 1) await new Promise((r) => setTimeout(r, 1500));
-      },
-    ]);
-    await p.publish("events", "{}");
-    await until(() => attempts.length === 2, "redelivery");
-    expect(attempts).toEqual([1, 2]);
-  });
-
-  test("no more than maxConcurrency handlers run at once", async () => {
-    let running = 0;
-    let peak = 0;
-    let done = 0;
-    const p = await provider([spec("s", { maxConcurrency: 3 })], [
-      async () => {
-        peak = Math.max(peak, ++running);
-        await new Promise((r) => setTimeout(r, 30));
-        running--;
-        done++;
-      },
-    ]);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => p.publish("events", String(i))));
-    await until(() => done === 20, "all handled");
-    expect(peak).toBe(3);
-  });
-
-  test("re-driving brings dead letters back to that subscription only", async () => {
-    let failing = true;
-    const a: number[] = [];
-    const b: number[] = [];
-    const p = await provider([spec("a", { maxRetries: 1 }), spec("b")], [
-      async (d) => {
-        a.push(d.attempt);
-        if (failing) throw new Error("down");
-      },
-      async (d) => void b.push(d.attempt),
-    ]);
-    await p.publish("events", "{}");
-    await until(() => a.length === 2 && b.length === 1, "dead letter");
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await p.stats()).find((s) => s.subscription === "a")?.deadLetters).toBe(1);
-    failing = false;
-    expect(await p.redrive("events", "a")).toBe(1);
-    await until(() => a.length === 3, "redelivery");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(b).toEqual([1]);
-    expect((await p.stats()).find((s) => s.subscription === "a")?.deadLetters).toBe(0);
-  });
-
-  test("two instances on one database handle each message once", async () => {
-    const handled: string[] = [];
-    const record = async (d: Delivery) => void handled.push(d.messageId);
-    const first = await provider([spec("s", { maxConcurrency: 10 })], [record]);
-    // The second instance has its own connection pool.
-    await provider([spec("s", { maxConcurrency: 10 })], [record], await reopen());
-    const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => first.publish("events", String(i))));
-    await until(() => handled.length >= 200, "200 deliveries");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(handled).toHaveLength(200);
-    expect(new Set(handled)).toEqual(new Set(ids));
-  });
-
-  test("close waits for a running handler and stops deliveries", async () => {
-    let finished = 0;
-    let started = 0;
-    const p = await provider([spec("s")], [
-      async () => {
-        started++;
-        await new Promise((r) => setTimeout(r, 200));
-        finished++;
-      },
-    ]);
-    await p.publish("events", "{}");
-    await until(() => started === 1, "start");
-    await p.close(2000);
-    expect(finished).toBe(1);
-    providers.splice(providers.indexOf(p), 1);
-    const other = sqlProvider({ driver, log: quiet });
-    await other.start([topic], [spec("s")]);
-    await other.publish("events", "{}");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(started).toBe(1);
-  });
-});
 
 describe("a database that goes away", () => {
   test("an idle subscriber keeps looking once per poll interval, not continuously, and delivers what waited once it is back", async () => {
@@ -305,19 +168,6 @@ describe("an idle SQL subscriber", () => {
 });
 
 describe("topics without subscriptions", () => {
-  const count = async (where: string): Promise<number> =>
-    ((await driver.query(`SELECT count(*)::int AS n FROM pubsub_message WHERE ${where}`, [])) as { n: number }[])[0]!.n;
-
-  test("a message published to a topic without subscriptions is not stored, and its publish still gives an id", async () => {
-    const got: Delivery[] = [];
-    const p = await provider([spec("s")], [async (d) => void got.push(d)]);
-    const ids = await Promise.all([p.publish("unheard", "{}"), p.publish("events", "{}"), p.publish("unheard", "{}")]);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    await until(() => got.length === 1, "the subscribed topic's delivery");
-    expect(got[0]!.messageId).toBe(ids[1]);
-    expect(await count("topic = 'unheard'")).toBe(0);
-  });
-
   test("messages stored without deliveries by earlier versions are deleted at start, in batches, and pending ones kept", async () => {
     // The schema, and one message pending for a subscription that has no handler here.
     const first = await provider([spec("s")], []);
@@ -330,8 +180,8 @@ describe("topics without subscriptions", () => {
     );
     const infos: object[] = [];
     await provider([spec("s")], [], driver, { log: { warn: () => {}, info: (obj: object) => void infos.push(obj) } });
-    await expect.poll(() => count("topic = 'order-created'"), { timeout: 10_000 }).toBe(0);
-    expect(await count("topic = 'events'")).toBe(1);
+    await expect.poll(() => storedMessages("topic = 'order-created'"), { timeout: 10_000 }).toBe(0);
+    expect(await storedMessages("topic = 'events'")).toBe(1);
     expect((await driver.query("SELECT count(*)::int AS n FROM pubsub_delivery", [])) as unknown).toEqual([{ n: 1 }]);
     await expect.poll(() => infos).toEqual([{ deleted: 2500 }]);
   });

@@ -3,7 +3,7 @@
 // a temporary directory. It checks SigV4 signatures, header and presigned ones,
 // with its own code, so presigned URLs are really verified. Two of its bugs are
 // worked around below, each for as little as possible; what it cannot do at all
-// (conditional writes, versioning) is listed in s3-provider.test.ts.
+// (conditional writes, versioning) is listed in runtime/internal/objects/s3-provider.test.ts.
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
