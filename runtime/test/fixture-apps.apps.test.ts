@@ -12,7 +12,7 @@ import { runtimeDir } from "../internal/config/app-root.mjs";
 import { closedPort } from "./closed-port.ts";
 import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
 import { dropDatabasesWithPrefix } from "./databases.ts";
-import { tempDataDir } from "./temp-dir.ts";
+import { tempDataDir } from "../vitest/temp-dir.ts";
 
 /** One request and what must come back (runtime/testdata/apps/README.md). */
 interface HttpCheck {

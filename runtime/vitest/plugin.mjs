@@ -8,8 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { aliasTarget } from "../loader/aliases.mjs";
 
-const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test");
-const globalSetup = path.join(testDir, "global-setup.ts");
+const vitestDir = path.dirname(fileURLToPath(import.meta.url));
+const globalSetup = path.join(vitestDir, "global-setup.ts");
 
 /** @returns {import("vite").Plugin} */
 export function encoreSelfhost() {
@@ -23,7 +23,7 @@ export function encoreSelfhost() {
       return {
         test: {
           globalSetup: [globalSetup],
-          setupFiles: [path.join(testDir, "per-file-setup.ts")],
+          setupFiles: [path.join(vitestDir, "per-file-setup.ts")],
           exclude: ["**/node_modules/**", "**/.git/**", "encore.gen/**", ".data/**"],
           // Tests open databases and servers: the defaults (5 s) are for pure functions.
           testTimeout: 30_000,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, lineOf, parseError } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError } from "../../test/parser-fixtures.ts";
 import { ParseError, parseApp } from "./mod.ts";
 
 interface Case {
