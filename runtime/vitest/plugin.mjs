@@ -16,7 +16,7 @@ export function encoreSelfhost() {
   return {
     name: "encore-selfhost",
     enforce: "pre",
-    resolveId: (id) => aliasTarget(id),
+    resolveId: (id, importer) => aliasTarget(id, importer),
     config(config) {
       // Listed by the app and added again by the test command: set up once.
       if ([config.test?.globalSetup ?? []].flat().includes(globalSetup)) return null;

@@ -128,7 +128,7 @@ const CASES: readonly Case[] = [
     fixture: "cache-import",
     file: "svc/cache.ts",
     at: 'import { CacheCluster } from "encore.dev/storage/cache";',
-    message: "caching (encore.dev/storage/cache) is not supported by encore-selfhost yet",
+    message: 'imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
   },
   {
     fixture: "cookie-import",
