@@ -1,7 +1,7 @@
 import { encoreSelfhost } from "encore-selfhost/vitest";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-// Database tests run on one PostgreSQL server per run (runtime/test/test-server.ts):
+// Database tests run on one PostgreSQL server per run (runtime/vitest/test-server.ts):
 // an embedded cluster started for the run, or TEST_DATABASE_URL's server when set.
 const serverName = process.env.TEST_DATABASE_URL?.trim() ? "postgres" : "embedded";
 // With TEST_NATS_URL set, the NATS provider's own tests run, and the pub/sub tests

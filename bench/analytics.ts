@@ -15,7 +15,7 @@ import { natsPrefix } from "../runtime/internal/pubsub/mod.ts";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
 import { startApp } from "../runtime/test/process.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000);
 const databaseUrl = process.env.BENCH_DATABASE_URL?.trim();

@@ -8,14 +8,14 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { dropDatabases } from "../runtime/test/databases.ts";
+import { dropDatabases } from "../runtime/vitest/databases.ts";
 import type { PubSubProvider } from "../runtime/internal/pubsub/provider.ts";
 import { subscriptionSpec } from "../runtime/internal/pubsub/specs.ts";
 import { sqlProvider } from "../runtime/internal/pubsub/sql-provider.ts";
 import { PostgresDriver } from "../runtime/internal/sql/postgres-driver.ts";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { openStore } from "../runtime/test/open-store.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5000);
 const publishWindow = 64;

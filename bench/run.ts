@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
 import { startApp, type RunningApp } from "../runtime/test/process.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
 import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";

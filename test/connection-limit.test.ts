@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("connection-limit-test-");
 const clusterDir = path.join(dataDir, "postgres");

@@ -12,7 +12,7 @@ import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/clus
 import { PostgresDriver } from "../runtime/internal/sql/postgres-driver.ts";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 interface Outcome {
   readonly code: number;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { copyCheckout } from "../runtime/test/checkout-copy.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const work = tempDataDir("start-build-test-");
 const app = path.join(work, "app");

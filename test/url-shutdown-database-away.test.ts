@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { startApp, type RunningApp } from "../runtime/test/process.ts";
-import { tempDataDir } from "../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("url-stop-away-test-");
 const clusterDir = path.join(dataDir, "postgres");

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { rmSync } from "node:fs";
 import { closedPort } from "../../runtime/test/closed-port.ts";
 import { startApp, type RunningApp } from "../../runtime/test/process.ts";
-import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 
 export interface BrowserApp {
   /** What the browser opens: localhost, the host of PUBLIC_BASE_URL, so short links and QR URLs are same-site. */

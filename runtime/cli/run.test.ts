@@ -11,7 +11,7 @@ import { appRoot, runtimeDir } from "../internal/config/app-root.ts";
 import { accessCookieName } from "../internal/dashboard/access.ts";
 import { closedPort } from "../test/closed-port.ts";
 import { spawnCommand, userEnv, whenListening, whenLogged, type Spawned } from "../test/command.ts";
-import { tempDataDir } from "../test/temp-dir.ts";
+import { tempDataDir } from "../vitest/temp-dir.ts";
 
 const work = tempDataDir("run-");
 const app = path.join(work, "hello-world");

@@ -15,7 +15,7 @@ import { nodeBundle } from "./esbuild-node.mjs";
 const encoreAliases: Plugin = {
   name: "encore-selfhost-aliases",
   setup(b) {
-    b.onResolve({ filter: /^(encore\.dev|~encore)(\/|$)/ }, (args) => ({ path: aliasTarget(args.path)! }));
+    b.onResolve({ filter: /^(encore\.dev|~encore)(\/|$)/ }, (args) => ({ path: aliasTarget(args.path, args.importer)! }));
   },
 };
 

@@ -1,2 +1,2 @@
 export declare const appRoot: string;
-export declare function aliasTarget(specifier: string): string | null;
+export declare function aliasTarget(specifier: string, importer?: string): string | null;

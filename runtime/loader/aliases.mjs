@@ -4,18 +4,23 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { appRoot, runtimeDir } from "../internal/config/app-root.mjs";
+import { encoreDevRefusal, isEncoreDevSpecifier } from "../internal/parser/encore-dev-modules.mjs";
 
 export { appRoot };
 
 /**
- * "encore.dev" and "encore.dev/<sub>" map to this package's encore.dev/<sub>/mod.ts;
+ * "encore.dev" and "encore.dev/<sub>" map to this package's encore.dev/<sub>/mod.ts, for
+ * the modules encore.dev publishes and this runtime implements; any other encore.dev
+ * specifier throws, naming `importer` when given (generation refuses those imports first,
+ * with file and line: this catches the files it does not read, such as tests).
  * "~encore/<sub>" maps to encore.gen/<sub>.ts, or else encore.gen/<sub>/index.ts, as
  * TypeScript resolves the app's paths entry for it. Anything else: null.
  */
-export function aliasTarget(specifier) {
-  if (specifier === "encore.dev") return path.join(runtimeDir(), "encore.dev/mod.ts");
-  if (specifier.startsWith("encore.dev/")) {
-    return path.join(runtimeDir(), "encore.dev", specifier.slice("encore.dev/".length), "mod.ts");
+export function aliasTarget(specifier, importer) {
+  if (isEncoreDevSpecifier(specifier)) {
+    const refusal = encoreDevRefusal(specifier);
+    if (refusal) throw new Error(`${importer ? path.relative(appRoot, importer).split(path.sep).join("/") : "the app"} imports ${refusal}`);
+    return path.join(runtimeDir(), specifier, "mod.ts");
   }
   if (specifier.startsWith("~encore/")) {
     const generated = path.join(appRoot, "encore.gen", specifier.slice("~encore/".length));

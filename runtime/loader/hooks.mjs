@@ -1,8 +1,9 @@
 // Node module-resolution hook: see aliases.mjs.
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { aliasTarget } from "./aliases.mjs";
 
 export async function resolve(specifier, context, nextResolve) {
-  const target = aliasTarget(specifier);
+  const importer = context.parentURL?.startsWith("file:") ? fileURLToPath(context.parentURL) : undefined;
+  const target = aliasTarget(specifier, importer);
   return nextResolve(target ? pathToFileURL(target).href : specifier, context);
 }

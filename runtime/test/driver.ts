@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { config } from "../internal/config/mod.ts";
 import type { SqlDriver } from "../internal/sql/driver.ts";
 import { PostgresDriver } from "../internal/sql/postgres-driver.ts";
-import { dropDatabases } from "./databases.ts";
+import { dropDatabases } from "../vitest/databases.ts";
 
 /** A fresh, empty database on the run's PostgreSQL server, and a function that drops it. */
 export async function freshDriver(): Promise<{

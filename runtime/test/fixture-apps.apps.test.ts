@@ -12,7 +12,7 @@ import { runtimeDir } from "../internal/config/app-root.mjs";
 import { closedPort } from "./closed-port.ts";
 import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
 import { dropDatabasesWithPrefix } from "./databases.ts";
-import { tempDataDir } from "./temp-dir.ts";
+import { tempDataDir } from "../vitest/temp-dir.ts";
 
 /** One request and what must come back (runtime/testdata/apps/README.md). */
 interface HttpCheck {
@@ -97,6 +97,16 @@ beforeAll(async () => {
 }, installMs);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the installed package", () => {
+  test("holds its README and none of the repository's test helpers, tests or test data", () => {
+    const installed = path.join(shared, "node_modules", "encore-selfhost");
+    const files = readdirSync(installed, { recursive: true, encoding: "utf8" }).filter((f) => !f.startsWith(`node_modules${path.sep}`));
+    expect(files).toContain("README.md");
+    expect(files.filter((f) => f.split(path.sep)[0] === "test" || f.endsWith(".test.ts") || f.split(path.sep).includes("testdata"))).toEqual([]);
+    expect(files).toContain(path.join("vitest", "global-setup.ts"));
+  });
+});
 
 describe.each(apps)("fixture app %s", (name) => {
   const app = path.join(shared, name);

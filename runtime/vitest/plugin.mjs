@@ -8,22 +8,22 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { aliasTarget } from "../loader/aliases.mjs";
 
-const testDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "test");
-const globalSetup = path.join(testDir, "global-setup.ts");
+const vitestDir = path.dirname(fileURLToPath(import.meta.url));
+const globalSetup = path.join(vitestDir, "global-setup.ts");
 
 /** @returns {import("vite").Plugin} */
 export function encoreSelfhost() {
   return {
     name: "encore-selfhost",
     enforce: "pre",
-    resolveId: (id) => aliasTarget(id),
+    resolveId: (id, importer) => aliasTarget(id, importer),
     config(config) {
       // Listed by the app and added again by the test command: set up once.
       if ([config.test?.globalSetup ?? []].flat().includes(globalSetup)) return null;
       return {
         test: {
           globalSetup: [globalSetup],
-          setupFiles: [path.join(testDir, "per-file-setup.ts")],
+          setupFiles: [path.join(vitestDir, "per-file-setup.ts")],
           exclude: ["**/node_modules/**", "**/.git/**", "encore.gen/**", ".data/**"],
           // Tests open databases and servers: the defaults (5 s) are for pure functions.
           testTimeout: 30_000,

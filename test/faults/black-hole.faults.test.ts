@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp } from "../../runtime/test/process.ts";
-import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { BlackHoleProxy } from "./black-hole.ts";
 import { rps, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";

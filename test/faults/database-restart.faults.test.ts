@@ -9,7 +9,7 @@ import { afterAll, expect, test } from "vitest";
 import { pubsubDatabaseName } from "../../runtime/internal/pubsub/sql-schema.ts";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp } from "../../runtime/test/process.ts";
-import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { rps, send, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";
 import { queryDatabase } from "./query.ts";

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp, type RunningApp } from "../../runtime/test/process.ts";
-import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { pick, rps, runClients, seedLinks, send, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 

@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { dropServerDatabases, startApp } from "../../runtime/test/process.ts";
-import { tempDataDir } from "../../runtime/test/temp-dir.ts";
+import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally, type Shortened } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 

@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { appRoot } from "../../internal/config/app-root.ts";
 import { closedPort } from "../../test/closed-port.ts";
 import { spawnCommand, whenListening, whenLogged } from "../../test/command.ts";
-import { tempDataDir } from "../../test/temp-dir.ts";
+import { tempDataDir } from "../../vitest/temp-dir.ts";
 
 export interface DevApp {
   /** The app's own base URL, its PUBLIC_BASE_URL. */

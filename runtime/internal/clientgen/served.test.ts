@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { runtimeDir } from "../config/app-root.ts";
 import { runToEnd, startServing, userEnv, type Serving } from "../../test/command.ts";
-import { clientFixture, fixtureMeta } from "./fixture.ts";
+import { clientFixture, fixtureMeta } from "../../test/client-fixture.ts";
 import { generateClient } from "./mod.ts";
 
 // The generated clients against the fixture app served by `encore-selfhost start` (no database needed).

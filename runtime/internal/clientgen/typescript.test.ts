@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixtureMeta } from "./fixture.ts";
+import { fixtureMeta } from "../../test/client-fixture.ts";
 import { ClientGenError, generateClient, type ClientFilters } from "./mod.ts";
-import { ENVIRONMENTS, typeErrors } from "./type-check.ts";
+import { ENVIRONMENTS, typeErrors } from "../../test/type-check.ts";
 
 const meta = fixtureMeta();
 const dir = mkdtempSync(path.join(tmpdir(), "clientgen-"));

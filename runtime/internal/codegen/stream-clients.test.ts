@@ -7,7 +7,7 @@ import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appRoot } from "../config/app-root.ts";
-import { fixture } from "../parser/fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "../parser/mod.ts";
 import { renderAuth, renderClients } from "./render.ts";
 

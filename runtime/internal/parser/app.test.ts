@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { endpointOf, TESTDATA } from "./fixture-paths.ts";
+import { endpointOf, TESTDATA } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 const APP_ROOT = path.resolve(TESTDATA, "../../../..");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixture, lineOf, parseError, withoutRefs } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError, withoutRefs } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 describe("the auth handler", () => {

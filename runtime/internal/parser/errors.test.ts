@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, lineOf, parseError } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError } from "../../test/parser-fixtures.ts";
 import { ParseError, parseApp } from "./mod.ts";
 
 interface Case {
@@ -128,7 +128,7 @@ const CASES: readonly Case[] = [
     fixture: "cache-import",
     file: "svc/cache.ts",
     at: 'import { CacheCluster } from "encore.dev/storage/cache";',
-    message: "caching (encore.dev/storage/cache) is not supported by encore-selfhost yet",
+    message: 'imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
   },
   {
     fixture: "cookie-import",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixture } from "./fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 // What the dashboard's flow diagram draws: who calls, publishes to, subscribes to and uses what.

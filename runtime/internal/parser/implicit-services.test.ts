@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderClients, renderHandlers } from "../codegen/render.ts";
-import { fixture, lineOf, parseError } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 describe("a folder declaring endpoints without encore.service.ts", () => {

@@ -3,6 +3,7 @@ import { readAppId } from "./app-file.ts";
 import { findAuthHandler } from "./auth-handler.ts";
 import { findBuckets } from "./buckets.ts";
 import { findCronJobs } from "./cron-jobs.ts";
+import { checkEncoreDevImports } from "./encore-dev-imports.ts";
 import { findEndpoints } from "./endpoints.ts";
 import { findMetrics } from "./metrics.ts";
 import { createAppProgram } from "./program.ts";
@@ -26,6 +27,7 @@ export { toOpenAPI } from "./openapi.ts";
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
+  checkEncoreDevImports(app);
   checkSdkResolves(app);
   checkSupportedImports(app);
   const services = findServices(app);

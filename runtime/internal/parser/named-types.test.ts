@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endpointOf, fixture } from "./fixture-paths.ts";
+import { endpointOf, fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 const meta = parseApp(fixture("clientgen"));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fixture } from "./fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 import { toOpenAPI, toOpenAPIPath } from "./openapi.ts";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppMeta } from "../meta/types.ts";
-import { fixture } from "./fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 let meta: AppMeta;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AppMeta, JSONSchema } from "../meta/types.ts";
-import { endpointOf, fixture, withoutRefs } from "./fixture-paths.ts";
+import { endpointOf, fixture, withoutRefs } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 let meta: AppMeta;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixture, lineOf, parseError } from "./fixture-paths.ts";
+import { fixture, lineOf, parseError } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 // The runtime reads `middlewares` from the Service object at boot; what Encore's parser

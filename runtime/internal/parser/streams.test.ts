@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JSONSchema } from "../meta/types.ts";
-import { endpointOf, fixture, lineOf, parseError, withoutRefs } from "./fixture-paths.ts";
+import { endpointOf, fixture, lineOf, parseError, withoutRefs } from "../../test/parser-fixtures.ts";
 import { parseApp } from "./mod.ts";
 
 const root = fixture("streams/app");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, expect, test } from "vitest";
 import { config } from "../config/mod.ts";
-import { dropDatabases } from "../../test/databases.ts";
+import { dropDatabases } from "../../vitest/databases.ts";
 import type { Delivery } from "./provider.ts";
 import { subscriptionSpec } from "./specs.ts";
 import { sqlProvider } from "./sql-provider.ts";

@@ -19,7 +19,7 @@ import { cronDatabaseName } from "../cron/schema.ts";
 import { APIError } from "../errors/api-error.ts";
 import { useMetricsMeta } from "../metrics/app-metric.ts";
 import { startMetrics, stopMetrics, type Meter } from "../metrics/mod.ts";
-import { fixture } from "../parser/fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "../parser/mod.ts";
 import { declareSubscription, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { subscriptionSpec } from "../pubsub/specs.ts";

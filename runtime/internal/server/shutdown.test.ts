@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { appRoot } from "../config/app-root.ts";
 import { stopCluster } from "../sql/embedded/cluster.ts";
-import { tempDataDir } from "../../test/temp-dir.ts";
+import { tempDataDir } from "../../vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("shutdown-test-");
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import WebSocket from "ws";
 import { streamInOut, streamIn, streamOut } from "../../encore.dev/internal/codegen/api/mod.ts";
 import { config } from "../config/mod.ts";
-import { fixture } from "../parser/fixture-paths.ts";
+import { fixture } from "../../test/parser-fixtures.ts";
 import { parseApp } from "../parser/mod.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { buildServer } from "./app.ts";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, test } from "vitest";
-import { tempDataDir } from "../../../test/temp-dir.ts";
+import { tempDataDir } from "../../../vitest/temp-dir.ts";
 import { startCluster, stopCluster } from "./cluster.ts";
 import { binariesRunnableBy } from "./binaries.ts";
 import { sharedClusterDir } from "./location.ts";

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import postgres from "postgres";
 import { afterAll, expect, test } from "vitest";
-import { tempDataDir } from "../../../test/temp-dir.ts";
+import { tempDataDir } from "../../../vitest/temp-dir.ts";
 import { startCluster, stopCluster } from "./cluster.ts";
 import { EmbeddedSession } from "./session.ts";
 

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AppMeta, EndpointMeta } from "../meta/types.ts";
-import { ParseError, parseApp } from "./mod.ts";
+import type { AppMeta, EndpointMeta } from "../internal/meta/types.ts";
+import { ParseError, parseApp } from "../internal/parser/mod.ts";
 
-/** Test support: where the fixture apps live and how to point at lines inside them. */
-export const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "testdata");
+/** Where the parser's fixture apps live (runtime/internal/parser/testdata) and how to point at lines inside them. */
+export const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "internal", "parser", "testdata");
 
 export function fixture(name: string): string {
   return path.join(TESTDATA, name);

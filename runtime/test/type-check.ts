@@ -1,4 +1,4 @@
-// Test support: type-checks a generated client as front ends compile it.
+// Type-checks a generated client as front ends compile it.
 import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";

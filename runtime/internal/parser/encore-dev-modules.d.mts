@@ -1,0 +1,4 @@
+export declare const implementedModules: readonly string[];
+export declare const publishedModules: readonly string[];
+export declare function isEncoreDevSpecifier(specifier: string): boolean;
+export declare function encoreDevRefusal(specifier: string): string | undefined;
