@@ -48,7 +48,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The child: both servers, their URLs sent once listening, its CPU time sent when asked. */
 async function serveBoth(): Promise<void> {
   const off = await serve(); // compiled before metrics start: no metrics code in its routes
-  await startMetrics();
+  await startMetrics({ runningPubSub: () => undefined }); // no pub/sub in this process
   const on = await serve();
   process.on("message", () => process.send!({ cpu: process.cpuUsage() }));
   process.send!({ off, on });

@@ -1,10 +1,10 @@
-// Families read from the engines when /metrics is scraped, not counted as things happen:
+// Gauges read from the engines when /metrics is scraped, not counted as things happen:
 // what they report is a level (connections, messages waiting), known where it is kept.
 import { Gauge, type Registry } from "prom-client";
 import { rootLogger } from "../log/root.ts";
 import type { SubscriptionStats } from "../pubsub/provider.ts";
-import { runningPubSub } from "../pubsub/mod.ts";
 import { openedDatabases } from "../sql/databases.ts";
+import type { ScrapeSources } from "./meter.ts";
 
 /** A scrape waits at most this long for pub/sub's figures; without them the rest is still answered. */
 const backlogTimeoutMs = 2_000;
@@ -56,11 +56,11 @@ export function registerPoolFamilies(registry: Registry): void {
  * acknowledged (e_pubsub_in_flight), dead letters (e_pubsub_dead_letters). Absent while
  * pub/sub is not running or does not answer in time.
  */
-export function registerPubSubBacklog(registry: Registry): void {
+export function registerPubSubBacklog(registry: Registry, runningPubSub: ScrapeSources["runningPubSub"]): void {
   let pending: Promise<readonly SubscriptionStats[]> | null = null;
   // The three gauges are collected together on each scrape: one read of the stats serves them all.
   const stats = (): Promise<readonly SubscriptionStats[]> => {
-    pending ??= readStats().finally(() => setImmediate(() => (pending = null)));
+    pending ??= readStats(runningPubSub).finally(() => setImmediate(() => (pending = null)));
     return pending;
   };
   const gauge = (name: string, help: string, pick: (s: SubscriptionStats) => number) =>
@@ -79,7 +79,7 @@ export function registerPubSubBacklog(registry: Registry): void {
   gauge("e_pubsub_dead_letters", "Messages of the subscription that failed every attempt, kept for redrive.", (s) => s.deadLetters);
 }
 
-async function readStats(): Promise<readonly SubscriptionStats[]> {
+async function readStats(runningPubSub: ScrapeSources["runningPubSub"]): Promise<readonly SubscriptionStats[]> {
   const running = runningPubSub();
   if (!running) return [];
   let timer: NodeJS.Timeout | undefined;

@@ -21,7 +21,7 @@ import { useMetricsMeta } from "../metrics/app-metric.ts";
 import { startMetrics, stopMetrics, type Meter } from "../metrics/mod.ts";
 import { fixture } from "../parser/fixture-paths.ts";
 import { parseApp } from "../parser/mod.ts";
-import { declareSubscription, startPubSub, stopPubSub } from "../pubsub/mod.ts";
+import { declareSubscription, runningPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { subscriptionSpec } from "../pubsub/specs.ts";
 import type { Endpoint } from "../registry/endpoints.ts";
 import { openDatabase } from "../sql/databases.ts";
@@ -102,7 +102,7 @@ let scheduler: CronScheduler<ScheduledJob>;
 
 beforeAll(async () => {
   useMetricsMeta(parseApp(fixture("metrics/valid")).metrics);
-  meter = await startMetrics(); // before the routes are compiled, as at boot
+  meter = await startMetrics({ runningPubSub }); // before the routes are compiled, as at boot
   await startPubSub();
   app = await buildServer(endpoints, { ...config(), appRoot: root, metrics: { port: null, token } });
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -8,7 +8,7 @@ import type { Dashboard } from "../dashboard/server.ts";
 import { appMeta } from "../meta/load.ts";
 import { rootLogger } from "../log/root.ts";
 import { startObjects, stopObjects } from "../objects/mod.ts";
-import { hasPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
+import { hasPubSub, runningPubSub, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { pubsubDatabaseName } from "../pubsub/sql-schema.ts";
 import { loadAuthHandler, loadEndpoints } from "../registry/endpoints.ts";
 import {
@@ -68,7 +68,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
   // Before the routes are compiled: each decides then whether it records spans.
   const tracing = await startAppTracing(options.keepTraces === true || wanted !== undefined);
   // Before the app's modules load (their metrics may be set as they load) and before routes are compiled.
-  const meter = metricsEnabled(cfg.metrics) ? await startMetrics() : null;
+  const meter = metricsEnabled(cfg.metrics) ? await startMetrics({ runningPubSub }) : null;
   // First, rather than on first use: a missing OBJECTS_SIGNING_KEY in production stops start-up at once.
   const objects = meta.buckets.length > 0 ? await startObjects() : null;
   // The runtime's own databases too, so pub/sub and cron find theirs ready.
