@@ -36,7 +36,7 @@ export interface Meter {
 
 /**
  * Where the gauges read at scrape time (scrape-time-gauges.ts) find levels kept by other
- * parts of the runtime, handed to startMetrics by whoever starts it (server/start.ts).
+ * parts of the runtime, handed to startMetrics by whoever starts it (server/lifecycle/start.ts).
  * Pub/sub reports to the meter (pubsub/mod.ts counts publishes and deliveries), so the meter
  * is given pub/sub's state rather than importing it back.
  */
