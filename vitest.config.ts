@@ -38,7 +38,7 @@ if (natsUrl) {
     test: {
       name: "nats",
       env: { NATS_URL: natsUrl },
-      include: [needsNats, "test/events.http.test.ts", "runtime/internal/server/pubsub-admin.test.ts"],
+      include: [needsNats, "test/events.http.test.ts", "runtime/internal/server/runtime-routes/pubsub-admin.test.ts"],
     },
   });
 }

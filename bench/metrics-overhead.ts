@@ -15,7 +15,7 @@ import { config } from "../runtime/internal/config/mod.ts";
 import type { EndpointMeta } from "../runtime/internal/meta/types.ts";
 import { startMetrics } from "../runtime/internal/metrics/mod.ts";
 import type { Endpoint } from "../runtime/internal/registry/endpoints.ts";
-import { buildServer } from "../runtime/internal/server/app.ts";
+import { buildHttpServer } from "../runtime/internal/server/http-server.ts";
 import { generatorName, runLoad } from "./load.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -38,9 +38,9 @@ const resolve: Endpoint = {
 };
 
 async function serve(): Promise<string> {
-  const app = await buildServer([resolve], { ...config(), metrics: { port: null, token: "bench-token-0123456789" } });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  const server = await buildHttpServer([resolve], { ...config(), metrics: { port: null, token: "bench-token-0123456789" } });
+  await server.listen({ host: "127.0.0.1", port: 0 });
+  return `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -48,7 +48,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The child: both servers, their URLs sent once listening, its CPU time sent when asked. */
 async function serveBoth(): Promise<void> {
   const off = await serve(); // compiled before metrics start: no metrics code in its routes
-  await startMetrics();
+  await startMetrics({ runningPubSub: () => undefined }); // no pub/sub in this process
   const on = await serve();
   process.on("message", () => process.send!({ cpu: process.cpuUsage() }));
   process.send!({ off, on });

@@ -14,7 +14,7 @@ import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
 import type { Dashboard } from "../runtime/internal/dashboard/server.ts";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
-import { createDevCalls } from "../runtime/internal/server/dev-calls.ts";
+import { createDevCalls } from "../runtime/internal/server/runtime-routes/dev-calls.ts";
 import { startTestDashboard } from "../runtime/test/dashboard.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 

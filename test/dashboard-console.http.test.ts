@@ -13,7 +13,7 @@ import type { Dashboard } from "../runtime/internal/dashboard/server.ts";
 import { config } from "../runtime/internal/config/mod.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
 import { ConsoleLogin } from "../runtime/internal/sql/console-login.ts";
-import { createDevCalls } from "../runtime/internal/server/dev-calls.ts";
+import { createDevCalls } from "../runtime/internal/server/runtime-routes/dev-calls.ts";
 import { startTestDashboard, type TestDashboard } from "../runtime/test/dashboard.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db.ts";

@@ -13,7 +13,7 @@ import { appMeta } from "../runtime/internal/meta/load.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
 import { newDashboardSecret } from "../runtime/internal/config/dashboard-secret.ts";
 import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
-import { createDevCalls, devCallHeader } from "../runtime/internal/server/dev-calls.ts";
+import { createDevCalls, devCallHeader } from "../runtime/internal/server/runtime-routes/dev-calls.ts";
 import { startTracing, stopTracing, traceStore } from "../runtime/internal/tracing/mod.ts";
 import type { TraceDetail } from "../runtime/internal/tracing/records.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";

@@ -4,7 +4,7 @@
 // account), and listens on an IPC channel for the dashboard's URL, to print the link.
 import { takeDashboardSecret } from "../internal/config/dashboard-secret.ts";
 import { provideHandlers } from "../internal/registry/endpoints.ts";
-import { startServer, type DashboardStart } from "../internal/server/start.ts";
+import { startServer, type DashboardStart } from "../internal/server/lifecycle/start.ts";
 
 /** What the app tells `run` over its IPC channel. */
 export interface DashboardOpened {

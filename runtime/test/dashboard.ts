@@ -5,7 +5,7 @@ import { newDashboardSecret } from "../internal/config/dashboard-secret.ts";
 import { accessCookieName } from "../internal/dashboard/access.ts";
 import { startDashboard, type Dashboard, type DashboardOptions } from "../internal/dashboard/server.ts";
 import { appMeta } from "../internal/meta/load.ts";
-import type { DevCalls } from "../internal/server/dev-calls.ts";
+import type { DevCalls } from "../internal/server/runtime-routes/dev-calls.ts";
 
 export interface TestDashboard {
   readonly dashboard: Dashboard;

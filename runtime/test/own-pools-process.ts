@@ -6,7 +6,7 @@
 import knex from "knex";
 import pg from "pg";
 import { SQLDatabase } from "../encore.dev/storage/sqldb/mod.ts";
-import { stopAndExit, watchStopSignals } from "../internal/server/shutdown.ts";
+import { stopAndExit, watchStopSignals } from "../internal/server/lifecycle/shutdown.ts";
 import { connectionsReady, connectServer } from "../internal/sql/databases.ts";
 
 const stopRequested = watchStopSignals();

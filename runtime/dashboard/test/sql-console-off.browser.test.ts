@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from "../../test/server.ts";
 import { startTestDashboard } from "../../test/dashboard.ts";
 import { accessLink } from "../../internal/dashboard/access.ts";
 import type { Dashboard } from "../../internal/dashboard/server.ts";
-import { createDevCalls } from "../../internal/server/dev-calls.ts";
+import { createDevCalls } from "../../internal/server/runtime-routes/dev-calls.ts";
 
 const reason = 'the database user "app" is neither a superuser nor allowed to create roles (CREATEROLE)';
 let app: TestServer;

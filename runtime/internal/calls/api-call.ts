@@ -4,7 +4,7 @@ import { MiddlewareRequest } from "../middleware/middleware.ts";
 import { loadAuthHandler, loadEndpoints, type Endpoint, type Handler } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { currentAuthData, runWithRequest, type AuthData } from "../reqtrack/mod.ts";
-import { compileCallValidator } from "../server/request.ts";
+import { compileCallValidator } from "../server/pipeline/request.ts";
 import { recorder, type SpanRecorder } from "../tracing/mod.ts";
 
 const validators = new Map<string, (params: unknown) => unknown>();

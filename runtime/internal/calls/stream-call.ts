@@ -4,7 +4,7 @@ import type { StreamMeta } from "../meta/types.ts";
 import { loadEndpoints, type Endpoint } from "../registry/endpoints.ts";
 import { ApiCallRequest } from "../reqtrack/api-call.ts";
 import { currentAuthData } from "../reqtrack/mod.ts";
-import { compileCallValidator } from "../server/request.ts";
+import { compileCallValidator } from "../server/pipeline/request.ts";
 import { memoryStreamPair, type PairDecoders } from "../streams/memory-transport.ts";
 import { compileMessageDecoder } from "../streams/message-codec.ts";
 import { runStreamHandler } from "../streams/session.ts";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { isUtf8 } from "node:buffer";
 import { APIError } from "../errors/api-error.ts";
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
-import { devAuthDataHeader, devCallHeader, encodeAuthData, type DevCalls } from "../server/dev-calls.ts";
+import { devAuthDataHeader, devCallHeader, encodeAuthData, type DevCalls } from "../server/runtime-routes/dev-calls.ts";
 import type { CallRequest, CallResult, ExplorerAuth } from "./api.ts";
 import { traceIdHeader } from "../tracing/attributes.ts";
 
@@ -15,7 +15,7 @@ const callTimeoutMs = 60_000;
  * loopback, so it goes through everything a client's request goes through (routing,
  * validation, the auth handler, middlewares, raw endpoints) and the answer is the real
  * one: status, headers, body, timing. Internal endpoints are reached with this boot's
- * secret, and only they take auth data in place of the auth handler (dev-calls.ts).
+ * secret, and only they take auth data in place of the auth handler (server/runtime-routes/dev-calls.ts).
  */
 export function registerExplorer(app: FastifyInstance, meta: AppMeta, appUrl: string, devCalls: DevCalls): void {
   // Room for an endpoint's whole body (the app's own limit is 2 MiB by default), as JSON text.

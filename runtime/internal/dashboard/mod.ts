@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { RuntimeConfig } from "../config/config.ts";
 import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
-import type { DevCalls } from "../server/dev-calls.ts";
+import type { DevCalls } from "../server/runtime-routes/dev-calls.ts";
 import { startDashboard, type Dashboard } from "./server.ts";
 import { traceStore } from "../tracing/mod.ts";
 

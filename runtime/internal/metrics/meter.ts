@@ -1,6 +1,7 @@
 // What the instrumentation points call while metrics are on. Types only: the implementation
 // (prometheus.ts) and prom-client with it are loaded when metrics start, so a process that
 // never serves metrics never loads them.
+import type { PubSubProvider } from "../pubsub/provider.ts";
 import type { RouteMeter } from "./route-meter.ts";
 
 /** What became of one delivery of a message to a subscription's handler. */
@@ -31,4 +32,15 @@ export interface Meter {
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>;
   /** Stops what collection runs in the background (the event-loop delay monitor). */
   stop(): void;
+}
+
+/**
+ * Where the gauges read at scrape time (scrape-time-gauges.ts) find levels kept by other
+ * parts of the runtime, handed to startMetrics by whoever starts it (server/lifecycle/start.ts).
+ * Pub/sub reports to the meter (pubsub/mod.ts counts publishes and deliveries), so the meter
+ * is given pub/sub's state rather than importing it back.
+ */
+export interface ScrapeSources {
+  /** The started pub/sub provider, if any (pubsub/mod.ts runningPubSub). */
+  readonly runningPubSub: () => Promise<Pick<PubSubProvider, "stats">> | undefined;
 }

@@ -1,6 +1,6 @@
-import type { Meter } from "./meter.ts";
+import type { Meter, ScrapeSources } from "./meter.ts";
 
-export type { AppSeries, CronOutcome, DeliveryOutcome, Meter } from "./meter.ts";
+export type { AppSeries, CronOutcome, DeliveryOutcome, Meter, ScrapeSources } from "./meter.ts";
 export { RouteMeter, runtimeService, unmatchedEndpoint } from "./route-meter.ts";
 
 /**
@@ -11,10 +11,10 @@ export { RouteMeter, runtimeService, unmatchedEndpoint } from "./route-meter.ts"
 export let meter: Meter | null = null;
 
 /** Starts collecting (once per process, at boot, before routes are compiled and app modules load). */
-export async function startMetrics(): Promise<Meter> {
+export async function startMetrics(sources: ScrapeSources): Promise<Meter> {
   if (meter !== null) return meter;
   const { createMeter } = await import("./prometheus.ts");
-  meter = createMeter();
+  meter = createMeter(sources);
   return meter;
 }
 

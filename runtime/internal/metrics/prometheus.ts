@@ -1,12 +1,12 @@
 import { collectDefaultMetrics, Counter, Registry } from "prom-client";
 import { registerAppMetrics } from "./app-families.ts";
 import { registerHttpFamilies } from "./http-families.ts";
-import type { AppSeries, CronOutcome, DeliveryOutcome, Meter } from "./meter.ts";
-import { registerPoolFamilies, registerPubSubBacklog } from "./scraped-families.ts";
+import type { AppSeries, CronOutcome, DeliveryOutcome, Meter, ScrapeSources } from "./meter.ts";
+import { registerPoolFamilies, registerPubSubBacklog } from "./scrape-time-gauges.ts";
 import { RouteMeter, runtimeService, unmatchedEndpoint } from "./route-meter.ts";
 
 /** The meter on prom-client, with a registry of its own (nothing global, so tests can start several). */
-export function createMeter(): Meter {
+export function createMeter(sources: ScrapeSources): Meter {
   const registry = new Registry();
   // Node's event-loop delay monitor samples on a timer: once a second keeps an idle process nearly idle.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1000 });
@@ -26,7 +26,7 @@ export function createMeter(): Meter {
     labelNames: ["topic", "subscription", "outcome"],
     registers: [registry],
   });
-  registerPubSubBacklog(registry);
+  registerPubSubBacklog(registry, sources.runningPubSub);
   const cronRuns = new Counter({
     name: "e_cron_runs_total",
     help: "Cron ticks on this instance by job and outcome: succeeded, failed, skipped (the previous run was still going), claim_failed (the database did not answer the claim).",

@@ -1,7 +1,7 @@
 import type { TraceData } from "../reqtrack/meta.ts";
 import type { TraceStore } from "./records.ts";
 import type { SpanRecorder } from "./recorder.ts";
-import type { RingLimits } from "./ring.ts";
+import type { TracingOptions } from "./options.ts";
 
 export type { SpanRecorder } from "./recorder.ts";
 
@@ -11,19 +11,6 @@ export type { SpanRecorder } from "./recorder.ts";
  * recording costs, and nothing of OpenTelemetry is loaded or called.
  */
 export let recorder: SpanRecorder | null = null;
-
-export interface TracingOptions {
-  /** Keep finished traces in memory for the development dashboard (TRACE_BUFFER of them). */
-  readonly keep: Partial<RingLimits> | null;
-  /** Export spans over OTLP/HTTP to this URL (…/v1/traces); null exports nothing. */
-  readonly otlpTracesUrl: string | null;
-  /** service.name of the exported spans. */
-  readonly serviceName: string;
-  /** deployment.environment.name of the exported spans. */
-  readonly environment: string;
-  /** messaging.system of publish and delivery spans: "postgresql" or "nats". */
-  readonly messagingSystem: string;
-}
 
 /**
  * Starts tracing when there is somewhere for traces to go (the ring, an OTLP collector);

@@ -20,7 +20,7 @@ import type { TraceData } from "../reqtrack/meta.ts";
 import type { Row } from "../sql/driver.ts";
 import * as attr from "./attributes.ts";
 import { capText, jsonSafe } from "./json-safe.ts";
-import type { TracingOptions } from "./mod.ts";
+import type { TracingOptions } from "./options.ts";
 import { tracedObjects, type EndSpan } from "./objects-spans.ts";
 import type { SpanKind as RecordKind } from "./records.ts";
 import type { CronRunToTrace, DeliveryToTrace, LogLevel, SpanRecorder } from "./recorder.ts";

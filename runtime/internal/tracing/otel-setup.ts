@@ -5,7 +5,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { defaultResource, resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { rootLogger } from "../log/root.ts";
-import type { TracingOptions } from "./mod.ts";
+import type { TracingOptions } from "./options.ts";
 import { TraceRing } from "./ring.ts";
 
 /** Longest attribute text kept (a SQL statement), in characters: for the ring and exporters alike. */

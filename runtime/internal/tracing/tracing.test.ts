@@ -1,4 +1,4 @@
-// Tracing on, end to end: a real server (endpoints described by hand, as in server.test.ts),
+// Tracing on, end to end: a real server (endpoints described by hand, as in server/http-server.test.ts),
 // real PostgreSQL for SQL and pub/sub, local object storage, a real cron store, and a real
 // OTLP/HTTP receiver (node:http) that the exporter sends to. Calls through ~encore/clients
 // look endpoints up in the registry, which here serves this file's endpoints (auth.test.ts).
@@ -21,7 +21,7 @@ import { declareSubscription, startPubSub, stopPubSub } from "../pubsub/mod.ts";
 import { subscriptionSpec } from "../pubsub/specs.ts";
 import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import type { RequestMeta as CurrentRequest } from "../reqtrack/meta.ts";
-import { buildServer } from "../server/app.ts";
+import { buildHttpServer } from "../server/http-server.ts";
 import { openDatabase } from "../sql/databases.ts";
 import type { SpanRecord, TraceDetail, TraceSummary } from "./records.ts";
 import { startTracing, stopTracing, traceStore } from "./mod.ts";
@@ -141,7 +141,7 @@ const collector: Server = createServer((req, res) => {
   });
 });
 
-let app: FastifyInstance;
+let server: FastifyInstance;
 let base = "";
 
 beforeAll(async () => {
@@ -157,13 +157,13 @@ beforeAll(async () => {
   expect(started).toBe(true);
   await db.exec`CREATE TABLE items (name text NOT NULL)`; // outside any trace: no span
   await startPubSub();
-  app = await buildServer(endpoints, config(), { auth: authEntry });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  server = await buildHttpServer(endpoints, config(), { auth: authEntry });
+  await server.listen({ host: "127.0.0.1", port: 0 });
+  base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`;
 });
 
 afterAll(async () => {
-  await app?.close();
+  await server?.close();
   await stopPubSub(1000);
   await stopTracing(1000);
   await new Promise((resolve) => collector.close(resolve));

@@ -14,7 +14,7 @@ export type {
   DeleteOptions,
   DownloadUrlOptions,
   UploadUrlOptions,
-} from "./bucket.ts";
+} from "./types.ts";
 // InvalidArgument is thrown here too (bad names, ttl), though encore.dev does not export it.
 export { ObjectsError, ObjectNotFound, PreconditionFailed, InvalidArgument } from "../../../internal/objects/errors.ts";
 export type {

@@ -12,7 +12,7 @@ import type {
   SignedUploadUrl,
   UploadOptions,
   UploadUrlOptions,
-} from "./bucket.ts";
+} from "./types.ts";
 
 export abstract class BucketPerms {
   private bucketPerms(): void {}

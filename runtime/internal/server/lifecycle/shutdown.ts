@@ -1,0 +1,87 @@
+import { rootLogger } from "../../log/root.ts";
+import { stopCron } from "../../cron/mod.ts";
+import { stopObjects } from "../../objects/mod.ts";
+import { stopPubSub } from "../../pubsub/mod.ts";
+import { disconnectServer } from "../../sql/databases.ts";
+import { stopTracing } from "../../tracing/mod.ts";
+
+/** How long a stop may take before the process exits anyway. */
+export const shutdownTimeoutMs = 10_000;
+
+let signalled = false;
+
+/** Whether a stop signal has arrived: from then on the health checks answer 503 (runtime-routes/health.ts). */
+export function stopSignalled(): boolean {
+  return signalled;
+}
+
+/**
+ * Resolves `delayMs` after the first SIGTERM or SIGINT, from which point the process exits
+ * within delayMs + shutdownTimeoutMs whatever happens. During the delay (SHUTDOWN_DELAY_MS)
+ * the server serves as before, but its health checks answer 503, so load balancers take it out
+ * of rotation while it still accepts what they send meanwhile; then the stop proper begins.
+ * A signal during start-up is acted on once start-up has finished, so nothing is left
+ * half-opened.
+ */
+export function watchStopSignals(delayMs = 0): Promise<void> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
+      signalled = true;
+      rootLogger().info({ signal, ...(delayMs > 0 && { acceptingForMs: delayMs }) }, "shutting down");
+      const timer = setTimeout(() => {
+        rootLogger().error(`shutdown took longer than ${shutdownTimeoutMs} ms; exiting`);
+        process.exit(1);
+      }, delayMs + shutdownTimeoutMs);
+      timer.unref();
+      if (delayMs === 0) resolve();
+      else setTimeout(resolve, delayMs);
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+/**
+ * Stop accepting (`closeServer`: in-flight requests finish), let cron runs and pub/sub
+ * deliveries finish, export the spans still waiting for the OTLP collector, close object
+ * storage and the databases after the last write (while the app retries queries that
+ * could not reach the server, up to 9 s after the stop began: trackInFlight),
+ * give the app's own pools their grace period, stop the embedded cluster unless
+ * another process uses it, and exit: 0, or 1 when a step failed.
+ *
+ * The exit is explicit: the app's own handles (a pool it never ends, a timer) must
+ * not keep a stopped server running until the timeout. And while stopping, an error
+ * the app leaves unhandled (a query of its own pool failing as its connection is
+ * ended) is logged rather than crashing the stop half-way.
+ */
+export async function stopAndExit(closeServer: () => Promise<void>): Promise<never> {
+  const log = rootLogger();
+  const logAppFailure = (err: unknown) => log.warn({ err }, "an error the app left unhandled while stopping; logged, the stop goes on");
+  process.on("unhandledRejection", logAppFailure);
+  process.on("uncaughtException", logAppFailure);
+  let code = 0;
+  // An app retrying a write the database refused may keep it open until shortly
+  // before the hard timeout, leaving time to close it and exit.
+  const retryUntil = Date.now() + shutdownTimeoutMs - appRetryMarginMs;
+  try {
+    await closeServer();
+    await stopCron(shutdownTimeoutMs / 4);
+    await stopPubSub(shutdownTimeoutMs / 4);
+    // A collector out of reach must not hold the stop up: what it has not taken by then is lost.
+    await stopTracing(shutdownTimeoutMs / 10);
+    await stopObjects();
+    await disconnectServer(appPoolsGraceMs, { retryUntil });
+  } catch (err) {
+    log.error({ err }, "shutdown failed");
+    code = 1;
+  }
+  process.exit(code);
+}
+
+/** Time kept, after the app's last retry at the latest, to close the databases and exit. */
+const appRetryMarginMs = shutdownTimeoutMs / 10;
+
+/** How long the app's own queries in progress may go on once the runtime's databases are closed. */
+const appPoolsGraceMs = shutdownTimeoutMs / 4;

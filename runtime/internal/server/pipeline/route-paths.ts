@@ -1,0 +1,19 @@
+import type { HTTPMethods } from "fastify";
+import type { EndpointMeta } from "../../meta/types.ts";
+
+const anyMethod: HTTPMethods[] = ["DELETE", "GET", "HEAD", "PATCH", "POST", "PUT", "OPTIONS"];
+
+/** Encore path syntax to Fastify's: "/files/*path" and "/!path" become "/files/*" and "/*". */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\/[*!][A-Za-z0-9_]+$/, "/*");
+}
+
+/** The folder prefix of a static endpoint's path: "/assets/*path" becomes "/assets/", "/!path" "/". */
+export function staticPrefix(path: string): string {
+  return path.replace(/[:*!][A-Za-z0-9_]*$/, "");
+}
+
+/** The methods an endpoint's route answers: its declared ones, every method for "*". */
+export function routeMethods(meta: EndpointMeta): HTTPMethods[] {
+  return meta.methods.includes("*") ? anyMethod : (meta.methods as HTTPMethods[]);
+}
