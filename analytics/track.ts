@@ -1,9 +1,9 @@
+import { cargo } from "async";
 import { currentRequest } from "encore.dev";
 import { Subscription } from "encore.dev/pubsub";
 import { urlShortened, type UrlShortened } from "../url/events";
 import { isoDay } from "./dates";
 import { db } from "./db";
-import { GroupCommit } from "./group-commit";
 
 /**
  * Adds each stored short URL to its day's count, once per event however often it is
@@ -30,9 +30,11 @@ interface Counted {
  * The day is the event's own (UTC), not the day it is handled, so a delivery that
  * arrives late, after midnight, still counts for the day the URL was made.
  *
- * Concurrent calls (the subscription runs up to 100 handlers at once) share one
- * transaction (GroupCommit): a day's row is locked once per batch rather than once
- * per event, so handlers do not queue on it one commit at a time.
+ * Group commit: concurrent calls (the subscription runs up to 100 handlers at once)
+ * share one transaction. Calls that arrive while a batch is being written wait and go
+ * together in the next (up to 500), so a day's row is locked once per batch rather
+ * than once per event and handlers do not queue on it one commit at a time; a lone
+ * call is written at once. A failed batch fails every call in it.
  */
 export function countOnce(key: string, createdAt: Date): Promise<boolean> {
   const year = createdAt.getUTCFullYear();
@@ -40,21 +42,22 @@ export function countOnce(key: string, createdAt: Date): Promise<boolean> {
   if (Number.isNaN(year) || year < 1 || year > 9999) {
     return Promise.reject(new Error(`event ${key} has no usable timestamp: ${String(createdAt)}`));
   }
-  return counts.add({ key, day: isoDay(createdAt) });
+  const event: Counted = { key, day: isoDay(createdAt) };
+  return counts.pushAsync<ReadonlySet<Counted>>(event).then((counted) => counted.has(event));
 }
 
-const counts = new GroupCommit<Counted, boolean>(countBatch);
+const counts = cargo<Counted>(countBatch, 500);
 
 /**
  * Counts a batch of events in one transaction, all or nothing: keys not seen before
- * are recorded in processed_events and added to their day's row, and each event
- * learns whether it counted. A key twice in one batch counts at its first place.
+ * are recorded in processed_events and added to their day's row. Resolves with the
+ * events of the batch that counted now; a key twice in one batch counts at its first place.
  *
  * Keys and days are written in sorted order, so two instances writing overlapping
  * batches take their locks in the same order and cannot deadlock (an insert that
  * meets another transaction's uncommitted key waits for it).
  */
-async function countBatch(batch: readonly Counted[]): Promise<boolean[]> {
+async function countBatch(batch: readonly Counted[]): Promise<ReadonlySet<Counted>> {
   const dayOf = new Map<string, string>();
   for (const { key, day } of batch) if (!dayOf.has(key)) dayOf.set(key, day);
   const keys = [...dayOf.keys()].sort();
@@ -78,5 +81,5 @@ async function countBatch(batch: readonly Counted[]): Promise<boolean[]> {
 
   const counted = new Set(fresh.map((r) => r.event_key));
   // Only the first of a key's copies in the batch counts; the others were counted by it.
-  return batch.map(({ key }) => counted.delete(key));
+  return new Set(batch.filter(({ key }) => counted.delete(key)));
 }

@@ -149,8 +149,11 @@ describe("exact stats without a lock", () => {
     const counter = new ClickCounter(newWriter(), 60_000);
     counter.record(links[1]!.code);
     const reader = new StatsReader(counter, 3);
-    // The first read starts a SELECT at once; three wait for the next; the rest are refused.
-    const reads = Array.from({ length: 10 }, (_, i) => reader.read(links[i % 4]!.code));
+    // The first read's SELECT starts on the next microtask, with every read of the tick it
+    // came in; once it is running, three wait for the next and the rest are refused.
+    const first = reader.read(links[0]!.code);
+    await Promise.resolve();
+    const reads = [first, ...Array.from({ length: 9 }, (_, i) => reader.read(links[(i + 1) % 4]!.code))];
     const outcomes = await Promise.allSettled(reads);
     const refused = outcomes.filter((o) => o.status === "rejected");
     expect(refused).toHaveLength(6);

@@ -1,3 +1,4 @@
+import { cargo } from "async";
 import { APIError } from "encore.dev/api";
 import { LRUCache } from "lru-cache";
 import type { ClickCounter } from "./click-counting/counter";
@@ -8,12 +9,6 @@ export interface LinkStats {
   readonly originalUrl: string;
   readonly clicks: number;
   readonly createdAt: Date;
-}
-
-interface Waiting {
-  readonly code: string;
-  readonly done: (stats: LinkStats | undefined) => void;
-  readonly fail: (err: unknown) => void;
 }
 
 /** What never changes about a stored link: its row id tells a link from a later one under the same code. */
@@ -43,8 +38,8 @@ export const defaultMaxWaiting = 2000;
  * ever-longer queue in memory.
  */
 export class StatsReader {
-  #queue: Waiting[] = [];
-  #reading = false;
+  /** The codes waiting to be read; the worker is the SELECT of one batch. */
+  readonly #queue = cargo<string>(async (codes: string[]) => this.counter.consistentRead(() => this.select(codes)), maxBatch);
   readonly #facts: LRUCache<string, LinkFacts>;
 
   constructor(
@@ -56,28 +51,13 @@ export class StatsReader {
   }
 
   /** The code's stats, or undefined when there is no such link. */
-  read(code: string): Promise<LinkStats | undefined> {
-    if (this.#queue.length >= this.maxWaiting) {
-      return Promise.reject(APIError.unavailable("too many stats reads waiting; try again"));
+  async read(code: string): Promise<LinkStats | undefined> {
+    // length(): the reads waiting, not those of the SELECT running.
+    if (this.#queue.length() >= this.maxWaiting) {
+      throw APIError.unavailable("too many stats reads waiting; try again");
     }
-    return new Promise((done, fail) => {
-      this.#queue.push({ code, done, fail });
-      if (!this.#reading) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.#reading = true;
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, maxBatch);
-      try {
-        const found = await this.counter.consistentRead(() => this.select(batch));
-        for (const w of batch) w.done(found.get(w.code));
-      } catch (err) {
-        for (const w of batch) w.fail(err);
-      }
-    }
-    this.#reading = false;
+    const found = await this.#queue.pushAsync<ReadonlyMap<string, LinkStats>>(code);
+    return found.get(code);
   }
 
   /**
@@ -87,8 +67,8 @@ export class StatsReader {
    * the row found still has the id they came from; a link deleted and made again under
    * the same code has a new id, and its facts are read afresh.
    */
-  private async select(batch: readonly Waiting[]): Promise<Map<string, LinkStats>> {
-    const codes = [...new Set(batch.map((w) => w.code))];
+  private async select(batch: readonly string[]): Promise<Map<string, LinkStats>> {
+    const codes = [...new Set(batch)];
     // Taken now: an entry the loop below evicts to make room must still answer this batch.
     const known = new Map(codes.map((code) => [code, this.#facts.get(code)]));
     const knownIds = codes.map((code) => known.get(code)?.id ?? 0);

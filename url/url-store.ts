@@ -1,3 +1,4 @@
+import { cargo } from "async";
 import { db } from "./db";
 import { outboxRelay, type OutboxRow } from "./outbox-relay";
 
@@ -6,8 +7,6 @@ interface PendingInsert {
   readonly url: string;
   /** The signed-in user who shortened it, or null. */
   readonly createdBy: string | null;
-  readonly done: (inserted: boolean) => void;
-  readonly fail: (err: unknown) => void;
 }
 
 /** Upper bound on rows per INSERT, to keep each statement and its parameters small. */
@@ -18,37 +17,22 @@ const maxBatch = 500;
  * progress go together in the next multi-row INSERT. Under no load that is one
  * row and no added delay; under load it is one commit for many requests.
  * Each caller is answered only after its row, and its url-shortened event in the
- * outbox, are committed; the relay publishes the events afterwards.
+ * outbox, are committed; the relay publishes the events afterwards. A failed
+ * write fails every insert of its batch.
  */
 class UrlStore {
-  #queue: PendingInsert[] = [];
-  #writing = false;
+  readonly #queue = cargo<PendingInsert>(writeBatch, maxBatch);
 
   /** Resolves true once stored, false when the code is already taken. */
-  insert(code: string, url: string, createdBy: string | null = null): Promise<boolean> {
-    return new Promise((done, fail) => {
-      this.#queue.push({ code, url, createdBy, done, fail });
-      if (!this.#writing) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.#writing = true;
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, maxBatch);
-      try {
-        const stored = await writeBatch(batch);
-        for (const p of batch) p.done(stored.has(p));
-      } catch (err) {
-        for (const p of batch) p.fail(err);
-      }
-    }
-    this.#writing = false;
+  async insert(code: string, url: string, createdBy: string | null = null): Promise<boolean> {
+    const entry: PendingInsert = { code, url, createdBy };
+    const stored = await this.#queue.pushAsync<ReadonlySet<PendingInsert>>(entry);
+    return stored.has(entry);
   }
 }
 
 /** One statement for the batch (rows and their events); returns the entries whose rows were stored. */
-async function writeBatch(batch: readonly PendingInsert[]): Promise<Set<PendingInsert>> {
+async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<PendingInsert>> {
   // Two requests drawing the same code in one batch: only the first may claim it.
   const firstByCode = new Map<string, PendingInsert>();
   for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
