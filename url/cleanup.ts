@@ -1,7 +1,7 @@
 import { api } from "encore.dev/api";
 import { CronJob } from "encore.dev/cron";
 import log from "encore.dev/log";
-import { removeStaleUrls } from "./stale-urls";
+import { removeStaleUrls } from "./stale-urls/remove";
 
 export interface CleanupResult {
   /** How many stale short URLs were deleted. */

@@ -2,7 +2,7 @@ import { appMeta } from "encore.dev";
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
-import { clickCounter } from "./clicks";
+import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
 
 export interface MyUrlsRequest {

@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import { CronJob } from "encore.dev/cron";
-import { outboxRelay } from "./outbox-relay";
+import { outboxRelay } from "./outbox/relay";
 
 export interface OutboxSweepResult {
   /** How many url-shortened events the sweep published. */

@@ -1,10 +1,10 @@
 import { api } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Negotiator from "negotiator";
-import { urlCache, type CachedLink } from "./cache";
-import { clickCounter } from "./clicks";
-import { isWellFormedCode } from "./codes";
-import { linkOf } from "./lookup";
+import { urlCache, type CachedLink } from "./link-cache/cache";
+import { clickCounter } from "./click-counting/instance";
+import { isWellFormedCode } from "./shortening/codes";
+import { linkOf } from "./link-cache/lookup";
 
 /**
  * GET /:code resolves a short code and counts the click.

@@ -1,7 +1,7 @@
 import { api, APIError } from "encore.dev/api";
-import { clickCounter } from "./clicks";
-import { isWellFormedCode } from "./codes";
-import { StatsReader } from "./stats-reader";
+import { clickCounter } from "./click-counting/instance";
+import { isWellFormedCode } from "./shortening/codes";
+import { StatsReader } from "./link-stats/reader";
 
 export interface StatsResponse {
   code: string;

@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
-import { clickCounter } from "./clicks";
+import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
 
 export interface TopCodesRequest {

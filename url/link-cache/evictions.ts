@@ -1,7 +1,7 @@
 import log from "encore.dev/log";
 import pg from "pg";
 import { urlCache, type LinkCache } from "./cache";
-import { db } from "./db";
+import { db } from "../db";
 
 /** The channel migration 6's trigger sends codes on; an empty payload means every code. */
 export const evictionChannel = "url_cache_evict";
@@ -113,9 +113,12 @@ export class CacheEvictions {
   }
 }
 
+/** This instance's listener: it opens at the first lookup (link-cache/lookup.ts), not at start. */
 export const cacheEvictions = new CacheEvictions(urlCache, () => db.connectionString, () => db.exec`SELECT 1`);
 
-// A stopping instance closes its connection rather than leave it to be cut.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => void cacheEvictions.close());
+/** The service's start calls this once: a stopping instance closes its connection rather than leave it to be cut. */
+export function closeCacheEvictionsOnStop(): void {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => void cacheEvictions.close());
+  }
 }

@@ -1,6 +1,6 @@
 import { cargo } from "async";
-import { db } from "./db";
-import { outboxRelay, type OutboxRow } from "./outbox-relay";
+import { db } from "../db";
+import { outboxRelay, type OutboxRow } from "./relay";
 
 interface PendingInsert {
   readonly code: string;

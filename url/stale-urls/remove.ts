@@ -1,9 +1,9 @@
 import log from "encore.dev/log";
-import { urlCache } from "./cache";
-import { clickCounter } from "./clicks";
-import { urlConfig } from "./config";
-import { db } from "./db";
-import { qrCodes, qrObjectName } from "./qr-codes";
+import { urlCache } from "../link-cache/cache";
+import { clickCounter } from "../click-counting/instance";
+import { urlConfig } from "../config/url-config";
+import { db } from "../db";
+import { qrCodes, qrObjectName } from "../qr-codes";
 
 /** Stale rows per batch: each statement is short, so a large table is never locked for long. */
 export const defaultBatchSize = 1000;
@@ -38,7 +38,7 @@ interface Candidate {
  * The rows are walked along the index on (created_at, id), one bounded batch at a
  * time with a keyset cursor, so clicks and shortens are never held up for long.
  * Each deletion reaches every instance's cache through the table's trigger
- * (url/cache-evictions.ts); this instance's is evicted here as well.
+ * (link-cache/evictions.ts); this instance's is evicted here as well.
  */
 export async function removeStaleUrls({
   batchSize = defaultBatchSize,

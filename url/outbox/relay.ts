@@ -1,7 +1,7 @@
 import log from "encore.dev/log";
-import { db } from "./db";
-import { urlShortened } from "./events";
-import { outboxLagSeconds, outboxRows } from "./metrics";
+import { db } from "../db";
+import { urlShortened } from "../events";
+import { outboxLagSeconds, outboxRows } from "../metrics";
 
 export interface OutboxRow {
   id: number;
@@ -141,5 +141,7 @@ export function eventIdOf(row: Pick<OutboxRow, "id" | "code">): string {
 
 export const outboxRelay = new OutboxRelay();
 
-// Rows a stopped process left behind, this instance's or another's.
-outboxRelay.sweepIn(0);
+/** Starts the relay's work of the service's start: sweeping the rows a stopped process left behind, this instance's or another's. */
+export function startOutboxRelay(): void {
+  outboxRelay.sweepIn(0);
+}

@@ -1,6 +1,6 @@
 import { cachedLink, urlCache, type CachedLink } from "./cache";
-import { cacheEvictions } from "./cache-evictions";
-import { db } from "./db";
+import { cacheEvictions } from "./evictions";
+import { db } from "../db";
 
 /** A code's link: from this instance's cache, else from the database (then cached). */
 export async function linkOf(code: string): Promise<CachedLink | undefined> {

@@ -1,5 +1,5 @@
 import { APIError } from "encore.dev/api";
-import { bareHost, checkTargetHost } from "../limits/links";
+import { bareHost, checkTargetHost } from "../../limits/links";
 
 export const maxUrlLength = 2048;
 

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { ClickCounter } from "./click-counting/counter";
-import { clickWriter } from "./click-counting/store";
-import { db } from "./db";
-import { shorten } from "./shorten";
-import { StatsReader } from "./stats-reader";
+import { ClickCounter } from "../click-counting/counter";
+import { clickWriter } from "../click-counting/store";
+import { db } from "../db";
+import { shorten } from "../shorten";
+import { StatsReader } from "./reader";
 
 /** A writer of its own, as another process would have. */
 const newWriter = () => clickWriter(randomUUID(), 5000);

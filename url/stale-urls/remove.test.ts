@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
-import { urlCache } from "./cache";
-import { cacheEvictions } from "./cache-evictions";
-import { ClickCounter } from "./click-counting/counter";
-import { clickWriter } from "./click-counting/store";
-import { cleanupStaleUrls } from "./cleanup";
-import { clickCounter } from "./clicks";
-import { db } from "./db";
-import { linkOf } from "./lookup";
-import { deleteUnclicked, removeStaleUrls } from "./stale-urls";
+import { urlCache } from "../link-cache/cache";
+import { cacheEvictions } from "../link-cache/evictions";
+import { ClickCounter } from "../click-counting/counter";
+import { clickWriter } from "../click-counting/store";
+import { cleanupStaleUrls } from "../cleanup";
+import { clickCounter } from "../click-counting/instance";
+import { db } from "../db";
+import { linkOf } from "../link-cache/lookup";
+import { deleteUnclicked, removeStaleUrls } from "./remove";
 
 /** Stores a short URL created `ageDays` ago (null: no created_at) with `clicks` clicks; returns its id. */
 async function insertUrl(code: string, ageDays: number | null, clicks = 0): Promise<number> {

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { urlConfig } from "./config";
+import { urlConfig } from "../config/url-config";
 
 /** What a lookup answers with, built once per code rather than once per request. */
 export interface CachedLink {
@@ -24,7 +24,7 @@ export interface Fill {
 /**
  * code → link, bounded, in each instance. A link leaves every instance's cache
  * when its row is deleted or what a lookup answers changes: the database sends
- * the code to every instance (cache-evictions.ts), which calls `evict`.
+ * the code to every instance (evictions.ts), which calls `evict`.
  *
  * An entry is only kept while evictions reach this cache (`guarded`): a lookup
  * that read the row before a delete committed must not cache the link after the

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseUrlConfig } from "./config";
+import { parseUrlConfig } from "./url-config";
 
 describe("url service configuration", () => {
   test("defaults: a 100,000-entry cache, clicks written every 100 ms with a 5 s limit, the journal under .data, no QR codes", () => {

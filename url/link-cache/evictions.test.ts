@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { expect, test } from "vitest";
 import { cachedLink, LinkCache, urlCache } from "./cache";
-import { cacheEvictions, evictionChannel } from "./cache-evictions";
-import { clickWriter } from "./click-counting/store";
-import { db } from "./db";
+import { cacheEvictions, evictionChannel } from "./evictions";
+import { clickWriter } from "../click-counting/store";
+import { db } from "../db";
 import { linkOf } from "./lookup";
 
 async function insertUrl(code: string): Promise<void> {
