@@ -22,7 +22,7 @@ test("25 shortens leave exactly one row for today, holding 25 more", async () =>
   const day = isoDay(new Date());
   const before = (await rowsOf(day))[0]?.urls_created ?? 0;
   await Promise.all(Array.from({ length: 25 }, (_, i) => shorten({ url: `https://track.example/${i}` })));
-  // Read as the spec defines the table: the day's one row, no sum over rows.
+  // Read as the table is meant to be read: the day's one row, no sum over rows.
   await until(async () => ((await rowsOf(day))[0]?.urls_created ?? 0) >= before + 25, "25 events counted");
   const rows = await rowsOf(day);
   expect(rows).toEqual([{ urls_created: before + 25 }]);

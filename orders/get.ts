@@ -19,7 +19,7 @@ export interface OrderDetails {
   total: number;
 }
 
-/** The REST example of SPEC 2.6, snake_case as it is written there. */
+/** GET /api/orders/:id's answer: the order as a REST resource, its field names in snake_case. */
 export interface RestOrder {
   id: number;
   status: string;

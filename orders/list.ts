@@ -48,7 +48,7 @@ export interface RecentOrder extends OrderSummary {
   items: OrderItem[];
 }
 
-/** SPEC 8: the N+1 example lists 50 orders. */
+/** The N+1 example lists the 50 newest orders: enough that a query per order would show. */
 const recentCount = 50;
 
 /** The caller's 50 most recent orders with their items, in two queries (not 51). */

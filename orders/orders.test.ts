@@ -95,7 +95,7 @@ describe("POST /orders/preview", () => {
 });
 
 describe("POST /orders", () => {
-  test("stores the order and answers with the create response of the spec", async () => {
+  test("stores the order and answers with the create response", async () => {
     const customerId = newCustomer();
     const order = await client.create({ customerId, total: 27.47 }, ada(customerId));
     expect(order).toEqual({ id: expect.stringMatching(/^[1-9][0-9]*$/), customerId, total: 27.47 });

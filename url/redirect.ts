@@ -11,7 +11,11 @@ import { linkOf } from "./link-cache/lookup";
  *
  * A raw endpoint, because a browser following the short link should get a real
  * redirect (302 with Location), which a typed endpoint cannot answer; API clients
- * get the spec's JSON body `{"url": ...}`. HEAD answers the same without counting.
+ * get the JSON body `{"url": ...}`. HEAD answers the same without counting.
+ *
+ * Publishes nothing: the click goes to this instance's click counter, which writes
+ * it to the urls row in a later batch (click-counting/), or before answering when
+ * the flush interval is 0.
  *
  * This is the hot path: a cached code is answered synchronously, with a prepared
  * body, no promise and no database work; only a cache miss, or writing each click

@@ -34,6 +34,11 @@ export interface ShortenResponse {
  * as its creator. Anonymous shortens are allowed unless REQUIRE_LOGIN_TO_SHORTEN=on.
  * Each address and each user may create a limited number of links in a window
  * (limits/links.ts): past it, 429 resource_exhausted with details.retryAfterSeconds.
+ *
+ * Publishes: it stores the link and its url-shortened event in one transaction
+ * (outbox/url-store.ts); the outbox relay publishes the event to the url-shortened
+ * topic (events.ts) after the commit, without holding the answer up. With QR codes
+ * on, the code's image goes to the qr-codes bucket first.
  */
 export const shorten = api(
   { expose: true, method: "POST", path: "/shorten" },

@@ -22,7 +22,8 @@ export interface TopCodesResponse {
 }
 
 /**
- * Click totals for reports (the analytics service's daily report). Internal.
+ * Click totals for reports (the analytics service's daily report). Internal and
+ * read-only: it publishes nothing.
  *
  * Both figures come from a full scan, which is fine once a day. There is
  * deliberately no index on clicks to make it cheaper: the click flush updates that

@@ -27,9 +27,9 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
     // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
     // uses it), else .data under the working directory.
     clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
-    // Off unless asked for: the spec makes QR codes an optional extension.
+    // Off unless asked for: QR codes are an optional extension, with a bucket to run.
     qrCodes: onOff(env, "QR_CODES", false),
-    // Off: the spec's shorten examples carry no credentials.
+    // Off: anonymous shortens are allowed unless an operator asks for sign-in.
     requireLoginToShorten: onOff(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
   });
 }

@@ -16,8 +16,9 @@ export const maxCodeAttempts = 5;
 /**
  * Stores `target` under the first drawn code that is free and does not shadow a
  * route (a code "orders" would make GET /orders unreachable as a short link).
- * With the QR-code extension on, the code's image is stored first (SPEC 4.1): a
- * request whose image cannot be stored fails and stores no record.
+ * With the QR-code extension on, the code's image is stored first, and a request
+ * whose image cannot be stored fails and stores no record: a stored link always
+ * has its image, and an image left behind only keeps its code from being drawn again.
  */
 export async function storeUnderFreshCode(
   target: string,
