@@ -1,13 +1,13 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { callerCustomer } from "./customer";
+import { callerCustomer } from "./checks/customer";
 import { orderCreated } from "./events";
-import { insertOrder } from "./order-store";
+import { insertOrder } from "./storage/order-store";
 
 export interface CreateOrderRequest {
   /**
    * The caller's own user id, or left out (the same): an order is placed by its
-   * customer. Another user's is 403 (see customer.ts).
+   * customer. Another user's is 403 (see checks/customer.ts).
    */
   customerId?: string & MinLen<1> & MaxLen<100>;
   /** In the shop's currency (USD), at most 2 decimal places; a string such as "10" is rejected. */

@@ -1,8 +1,8 @@
 import { api, type Query } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { callerCustomer, callerId } from "./customer";
-import { requireInteger } from "./ids";
-import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./order-store";
+import { callerCustomer, callerId } from "./checks/customer";
+import { requireInteger } from "./checks/ids";
+import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./storage/order-store";
 import type { OrderItem } from "./get";
 
 export interface ListOrdersRequest {

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { orders as client } from "~encore/clients";
 import { db, orm } from "./db";
 import { orderCreated, type OrderCreated } from "./events";
-import { recentOrders } from "./order-store";
+import { recentOrders } from "./storage/order-store";
 import { preview } from "./preview";
 import { getProduct } from "./products";
 import { orderItems, orders } from "./schema";

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { db } from "./db";
+import { db } from "../db";
 import { keyRetentionDays, pruneProcessedEvents } from "./processed-events";
-import { dailyReport } from "./report";
-import { countOnce } from "./track";
+import { dailyReport } from "../daily-report";
+import { countOnce } from "./count-once";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
 

@@ -2,8 +2,9 @@ import log from "encore.dev/log";
 import { SQLDatabase } from "encore.dev/storage/sqldb";
 import { describe, expect, test, vi } from "vitest";
 import { db } from "./db";
-import { dailyReport, generateReport } from "./report";
-import { getReport } from "./reports-api";
+import { dailyReport } from "./daily-report";
+import { generateReport } from "./reports/stored-reports";
+import { getReport } from "./get-report";
 
 // The url service's database, only to seed clicks: the report itself asks the url API.
 const urlDb = SQLDatabase.named("url");

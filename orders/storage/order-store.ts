@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { orm as defaultOrm, type Orm } from "./db";
-import { orderItems, orders } from "./schema";
+import { orm as defaultOrm, type Orm } from "../db";
+import { orderItems, orders } from "../schema";
 
 // Every query of orders and order_items, in one place. Money stays a numeric string
 // (exact) here; endpoints turn it into a JSON number only to answer.

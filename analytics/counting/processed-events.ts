@@ -1,4 +1,4 @@
-import { db } from "./db";
+import { db } from "../db";
 
 /**
  * How long the key of a counted event is kept: 14 days. A key must outlive every

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from "jose";
-import { jwtKey } from "./config";
+import { jwtKey } from "../config";
 
 /** Who issues tokens, and for whom: a token made for another app with the same key is refused. */
 export const tokenIssuer = "url-shortener/auth";

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, or, sql, DrizzleQueryError } from "drizzle-orm";
-import { orm } from "./db";
-import { users } from "./schema";
+import { orm } from "../db";
+import { users } from "../schema";
 
 // Every query of the users table, in one place, so endpoints never build SQL.
 

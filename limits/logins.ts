@@ -1,6 +1,6 @@
 // Limits on login attempts that slow a password guesser down without locking the
 // account's owner out. Three counters, each with rate-limiter-flexible, shared through
-// Redis when REDIS_URL is set and per instance otherwise (limits/limiter.ts):
+// Redis when REDIS_URL is set and per instance otherwise (limits/limiter/limiter.ts):
 //
 // 1. Per (address, email) pair, consecutive failures: the first 4 cost nothing; after
 //    the n-th (n ≥ 4) the pair waits 2^(n-4) seconds (1 s, 2 s, 4 s, …, at most 15
@@ -21,9 +21,9 @@
 // Every attempt is counted as a failure before the password is checked and the count is
 // taken back on success: concurrent attempts all count, so a burst cannot slip past.
 // An address is its /64 network for IPv6 (limits/address.ts).
-import { limitSetting } from "../limits/env";
-import { Limiter, TooManyRequests, tooManyRequests } from "../limits/limiter";
-import type { RedisOption } from "../limits/redis";
+import { limitSetting } from "./limiter/env";
+import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import type { RedisOption } from "./limiter/redis";
 
 /** Consecutive failures of a pair that cost no wait. */
 export const freePairFailures = 4;

@@ -3,7 +3,7 @@
 import { createServer } from "node:net";
 import { afterAll, describe, expect, test } from "vitest";
 import { Limiter, TooManyRequests } from "./limiter";
-import { LinkLimits } from "./links";
+import { LinkLimits } from "../links";
 import { RedisLink } from "./redis";
 
 describe("in memory (REDIS_URL unset)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parseLoginLimits } from "../auth/login-limits";
+import { parseLoginLimits } from "../logins";
 import { redisSettings } from "./env";
 
 describe("REDIS_URL and REDIS_KEY_PREFIX", () => {

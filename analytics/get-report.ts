@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
-import { parseDay } from "./dates";
-import { findReport, type DailyReport } from "./report";
+import { parseDay } from "./dates/utc-days";
+import { findReport, type DailyReport } from "./reports/stored-reports";
 
 /** The stored daily report for a UTC day (YYYY-MM-DD). */
 export const getReport = api(
