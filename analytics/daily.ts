@@ -1,5 +1,5 @@
 import { api, APIError, type Query } from "encore.dev/api";
-import { dayMs, isoDay, parseDay, today } from "./dates";
+import { dayMs, isoDay, parseDay, today } from "./dates/utc-days";
 import { db } from "./db";
 
 export interface DailyRequest {

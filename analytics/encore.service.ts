@@ -1,4 +1,4 @@
 import { Service } from "encore.dev/service";
 
-// Counts events from the other services (SPEC 2.5, 6.2).
+// Counts events from the other services: short URLs created per day, and the daily report.
 export default new Service("analytics");

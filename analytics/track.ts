@@ -1,9 +1,7 @@
 import { currentRequest } from "encore.dev";
 import { Subscription } from "encore.dev/pubsub";
 import { urlShortened, type UrlShortened } from "../url/events";
-import { isoDay } from "./dates";
-import { db } from "./db";
-import { GroupCommit } from "./group-commit";
+import { countOnce } from "./counting/count-once";
 
 /**
  * Adds each stored short URL to its day's count, once per event however often it is
@@ -18,65 +16,3 @@ export const trackAnalytics = new Subscription(urlShortened, "track-analytics", 
     await countOnce(event.eventId ?? `message:${req.messageId}`, new Date(event.timestamp));
   },
 });
-
-interface Counted {
-  readonly key: string;
-  /** YYYY-MM-DD, UTC. */
-  readonly day: string;
-}
-
-/**
- * Counts the event of `key` unless it was counted already; true when it counts now.
- * The day is the event's own (UTC), not the day it is handled, so a delivery that
- * arrives late, after midnight, still counts for the day the URL was made.
- *
- * Concurrent calls (the subscription runs up to 100 handlers at once) share one
- * transaction (GroupCommit): a day's row is locked once per batch rather than once
- * per event, so handlers do not queue on it one commit at a time.
- */
-export function countOnce(key: string, createdAt: Date): Promise<boolean> {
-  const year = createdAt.getUTCFullYear();
-  // Checked here, not by the database: one malformed event must not fail the batch it would join.
-  if (Number.isNaN(year) || year < 1 || year > 9999) {
-    return Promise.reject(new Error(`event ${key} has no usable timestamp: ${String(createdAt)}`));
-  }
-  return counts.add({ key, day: isoDay(createdAt) });
-}
-
-const counts = new GroupCommit<Counted, boolean>(countBatch);
-
-/**
- * Counts a batch of events in one transaction, all or nothing: keys not seen before
- * are recorded in processed_events and added to their day's row, and each event
- * learns whether it counted. A key twice in one batch counts at its first place.
- *
- * Keys and days are written in sorted order, so two instances writing overlapping
- * batches take their locks in the same order and cannot deadlock (an insert that
- * meets another transaction's uncommitted key waits for it).
- */
-async function countBatch(batch: readonly Counted[]): Promise<boolean[]> {
-  const dayOf = new Map<string, string>();
-  for (const { key, day } of batch) if (!dayOf.has(key)) dayOf.set(key, day);
-  const keys = [...dayOf.keys()].sort();
-
-  await using tx = await db.begin();
-  const fresh = await tx.queryAll<{ event_key: string }>`
-    INSERT INTO processed_events (event_key) SELECT unnest(${keys}::text[])
-    ON CONFLICT (event_key) DO NOTHING
-    RETURNING event_key`;
-  const perDay = new Map<string, number>();
-  for (const { event_key } of fresh) {
-    const day = dayOf.get(event_key)!;
-    perDay.set(day, (perDay.get(day) ?? 0) + 1);
-  }
-  for (const day of [...perDay.keys()].sort()) {
-    await tx.exec`
-      INSERT INTO daily_stats (date, urls_created) VALUES (${day}::date, ${perDay.get(day)!})
-      ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + EXCLUDED.urls_created`;
-  }
-  await tx.commit();
-
-  const counted = new Set(fresh.map((r) => r.event_key));
-  // Only the first of a key's copies in the batch counts; the others were counted by it.
-  return batch.map(({ key }) => counted.delete(key));
-}

@@ -1,4 +1,4 @@
 import { Service } from "encore.dev/service";
 
-// Login (JWTs) and the gateway's auth handler that checks them (SPEC 5).
+// Login (JWTs) and the gateway's auth handler that checks them.
 export default new Service("auth");

@@ -6,7 +6,7 @@ import { users } from "~encore/clients";
 import { jwtKey } from "./config";
 import { auth } from "./gateway";
 import { login } from "./login";
-import { tokenAudience, tokenIssuer } from "./tokens";
+import { tokenAudience, tokenIssuer } from "./jwt/tokens";
 
 // The users service's database, only to delete an account behind the service's back.
 const usersDb = SQLDatabase.named("users");

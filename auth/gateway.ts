@@ -1,7 +1,7 @@
 import { APIError, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import { users } from "~encore/clients";
-import { verifyToken } from "./tokens";
+import { verifyToken } from "./jwt/tokens";
 
 export interface AuthParams {
   /** `Bearer <token>`, the token from POST /auth/login. */

@@ -2,8 +2,8 @@ import { api, APIError, type Header } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { users } from "~encore/clients";
 import { addressKey } from "../limits/address";
-import { LoginLimits, parseLoginLimits } from "./login-limits";
-import { issueToken } from "./tokens";
+import { LoginLimits, parseLoginLimits } from "../limits/logins";
+import { issueToken } from "./jwt/tokens";
 
 export interface LoginRequest {
   email: string & MaxLen<254>;
@@ -21,7 +21,7 @@ export interface LoginResponse {
   expiresAt: Date;
 }
 
-/** The limits on attempts, from the environment at start; the rules are in login-limits.ts. */
+/** The limits on attempts, from the environment at start; the rules are in limits/logins.ts. */
 const loginLimits = new LoginLimits(parseLoginLimits(process.env));
 
 const badCredentials = "invalid email or password";
@@ -31,7 +31,7 @@ const badCredentials = "invalid email or password";
  *
  * A wrong password and an unknown email get the same error, and take the same time
  * (the users service spends the same scrypt work on both). Attempts are limited so that
- * a guesser is slowed down and the owner is not locked out (login-limits.ts): past a
+ * a guesser is slowed down and the owner is not locked out (limits/logins.ts): past a
  * limit, 429 resource_exhausted with details.retryAfterSeconds.
  */
 export const login = api(

@@ -3,9 +3,9 @@
 // target hosts are refused.
 import { APIError } from "encore.dev/api";
 import ipaddr from "ipaddr.js";
-import { limitSetting, secondsSetting } from "./env";
-import { Limiter, TooManyRequests, tooManyRequests } from "./limiter";
-import type { RedisOption } from "./redis";
+import { limitSetting, secondsSetting } from "./limiter/env";
+import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import type { RedisOption } from "./limiter/redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -6,9 +6,9 @@ import { once } from "node:events";
 import { createServer, Socket, type Server } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, expect, test } from "vitest";
-import { LoginLimits } from "../auth/login-limits";
+import { LoginLimits } from "./logins";
 import { LinkLimits, type LinkLimitsConfig } from "./links";
-import { RedisLink } from "./redis";
+import { RedisLink } from "./limiter/redis";
 import { SignupLimits } from "./signups";
 
 const redisUrl = process.env.REDIS_URL;

@@ -1,7 +1,7 @@
 // Limits on opening accounts (the users service's POST /users), per client address.
-import { limitSetting, secondsSetting } from "./env";
-import { Limiter, TooManyRequests, tooManyRequests } from "./limiter";
-import type { RedisOption } from "./redis";
+import { limitSetting, secondsSetting } from "./limiter/env";
+import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import type { RedisOption } from "./limiter/redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
-import { customerTotals } from "./order-store";
+import { customerTotals } from "./storage/order-store";
 
 export interface CheckoutSummary {
   /** The caller's orders placed in the last `days` days. */

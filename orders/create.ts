@@ -1,20 +1,20 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { callerCustomer } from "./customer";
+import { callerCustomer } from "./checks/customer";
 import { orderCreated } from "./events";
-import { insertOrder } from "./order-store";
+import { insertOrder } from "./storage/order-store";
 
 export interface CreateOrderRequest {
   /**
    * The caller's own user id, or left out (the same): an order is placed by its
-   * customer. Another user's is 403 (see customer.ts).
+   * customer. Another user's is 403 (see checks/customer.ts).
    */
   customerId?: string & MinLen<1> & MaxLen<100>;
   /** In the shop's currency (USD), at most 2 decimal places; a string such as "10" is rejected. */
   total: number & Min<0> & Max<9999999999.99>;
 }
 
-/** The create response of SPEC 2.6: the id as a string. */
+/** The create response: the order's id as a string. */
 export interface Order {
   id: string;
   customerId: string;
@@ -28,7 +28,7 @@ export interface Order {
  * fails with 500 (the cause kept) and the order stays stored without its event; a
  * crash between the two does the same. A client retrying after that 500 places a
  * second order. Closing that gap takes an outbox written in the order's
- * transaction, as url/shorten.ts does for url-shortened (not done here).
+ * transaction, as url/outbox/url-store.ts does for url-shortened (not done here).
  */
 export const create = api(
   { expose: true, auth: true, method: "POST", path: "/orders" },

@@ -1,6 +1,6 @@
 import { Topic } from "encore.dev/pubsub";
 
-/** Published when an order is placed (SPEC 6.3 leaves the payload open; this is ours). */
+/** Published when an order is placed. */
 export interface OrderCreated {
   orderId: string;
   customerId: string;

@@ -1,8 +1,8 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
-import { requireOwnOrder } from "./customer";
-import { requireInteger } from "./ids";
-import { findOrder, type StoredOrderWithItems } from "./order-store";
+import { requireOwnOrder } from "./checks/customer";
+import { requireInteger } from "./checks/ids";
+import { findOrder, type StoredOrderWithItems } from "./storage/order-store";
 
 export interface OrderItem {
   productId: number | null;
@@ -19,7 +19,7 @@ export interface OrderDetails {
   total: number;
 }
 
-/** The REST example of SPEC 2.6, snake_case as it is written there. */
+/** GET /api/orders/:id's answer: the order as a REST resource, its field names in snake_case. */
 export interface RestOrder {
   id: number;
   status: string;
@@ -33,7 +33,7 @@ interface OrderId {
   id: number & Min<1> & Max<2147483647>;
 }
 
-/** One of the caller's orders and its items; another customer's is 403 (see customer.ts), a missing one 404. */
+/** One of the caller's orders and its items; another customer's is 403 (see checks/customer.ts), a missing one 404. */
 export const getOrder = api(
   { expose: true, auth: true, method: "GET", path: "/orders/:id" },
   async ({ id }: OrderId): Promise<OrderDetails> => {

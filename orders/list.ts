@@ -1,8 +1,8 @@
 import { api, type Query } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { callerCustomer, callerId } from "./customer";
-import { requireInteger } from "./ids";
-import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./order-store";
+import { callerCustomer, callerId } from "./checks/customer";
+import { requireInteger } from "./checks/ids";
+import { listOrders, recentOrders, type StoredOrder, type StoredOrderWithItems } from "./storage/order-store";
 import type { OrderItem } from "./get";
 
 export interface ListOrdersRequest {
@@ -48,7 +48,7 @@ export interface RecentOrder extends OrderSummary {
   items: OrderItem[];
 }
 
-/** SPEC 8: the N+1 example lists 50 orders. */
+/** The N+1 example lists the 50 newest orders: enough that a query per order would show. */
 const recentCount = 50;
 
 /** The caller's 50 most recent orders with their items, in two queries (not 51). */

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { orders as client } from "~encore/clients";
 import { db, orm } from "./db";
 import { orderCreated, type OrderCreated } from "./events";
-import { recentOrders } from "./order-store";
+import { recentOrders } from "./storage/order-store";
 import { preview } from "./preview";
 import { getProduct } from "./products";
 import { orderItems, orders } from "./schema";
@@ -95,7 +95,7 @@ describe("POST /orders/preview", () => {
 });
 
 describe("POST /orders", () => {
-  test("stores the order and answers with the create response of the spec", async () => {
+  test("stores the order and answers with the create response", async () => {
     const customerId = newCustomer();
     const order = await client.create({ customerId, total: 27.47 }, ada(customerId));
     expect(order).toEqual({ id: expect.stringMatching(/^[1-9][0-9]*$/), customerId, total: 27.47 });

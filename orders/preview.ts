@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { orm } from "./db";
-import { requireInteger } from "./ids";
+import { requireInteger } from "./checks/ids";
 
 export interface CartItem {
   productId: number & Min<1> & Max<2147483647>;

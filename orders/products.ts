@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { orm } from "./db";
-import { requireInteger } from "./ids";
+import { requireInteger } from "./checks/ids";
 import { products } from "./schema";
 
 export interface Product {

@@ -4,7 +4,7 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { url } from "~encore/clients";
 import { jwtKey } from "../auth/config";
-import { tokenAudience, tokenIssuer } from "../auth/tokens";
+import { tokenAudience, tokenIssuer } from "../auth/jwt/tokens";
 import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db";

@@ -1,7 +1,7 @@
 // url-shortened events end to end: POST /shorten → outbox → topic → track-analytics → GET /analytics/daily.
 import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { countOnce } from "../analytics/track.ts";
+import { countOnce } from "../analytics/counting/count-once.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db.ts";
 

@@ -9,11 +9,11 @@ import { config } from "../runtime/internal/config/mod.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db";
 import { qrCodes, qrObjectName } from "../url/qr-codes";
-import { storeUnderFreshCode } from "../url/shorten";
-import { removeStaleUrls } from "../url/stale-urls";
+import { storeUnderFreshCode } from "../url/shortening/fresh-code";
+import { removeStaleUrls } from "../url/stale-urls/remove";
 
 vi.hoisted(() => {
-  process.env.QR_CODES = "on"; // read once, when url/config.ts loads
+  process.env.QR_CODES = "on"; // read once, when url/config/url-config.ts loads
 });
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
 vi.hoisted(() => {
-  process.env.REQUIRE_LOGIN_TO_SHORTEN = "on"; // read once, when url/config.ts loads
+  process.env.REQUIRE_LOGIN_TO_SHORTEN = "on"; // read once, when url/config/url-config.ts loads
 });
 
 let server: TestServer;

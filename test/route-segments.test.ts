@@ -2,14 +2,14 @@
 // code no route table): it must name every fixed first segment the app and the runtime serve.
 // The web front end's fallback route ("/!path", web/static.ts) has no fixed segment: it
 // is tried only when no other route matches, so it shadows no code; its assets live
-// under /_app/, and "_" is never in a code (url/codes.ts).
+// under /_app/, and "_" is never in a code (url/shortening/codes.ts).
 import { expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { runtimeRoutes } from "../runtime/internal/meta/runtime-routes.ts";
 import { parseApp } from "../runtime/internal/parser/mod.ts";
-import { routeFirstSegments } from "../url/route-segments.ts";
+import { routeFirstSegments } from "../url/shortening/route-segments.ts";
 
-test("url/route-segments.ts lists the first segment of every fixed route, and nothing else", () => {
+test("url/shortening/route-segments.ts lists the first segment of every fixed route, and nothing else", () => {
   const meta = parseApp(appRoot);
   const paths = [...runtimeRoutes, ...meta.services.flatMap((s) => s.endpoints.map((e) => e.path))];
   const fixed = new Set(paths.map((p) => p.split("/")[1] ?? "").filter((s) => s !== "" && !/^[:*!]/.test(s)));

@@ -10,7 +10,7 @@ import { pubsubDatabaseName } from "../runtime/internal/pubsub/sql-schema.ts";
 import { openDatabase } from "../runtime/internal/sql/databases.ts";
 import { db as urlDb } from "../url/db.ts";
 import { urlShortened, type UrlShortened } from "../url/events.ts";
-import { eventIdOf, outboxRelay, type OutboxRow } from "../url/outbox-relay.ts";
+import { eventIdOf, outboxRelay, type OutboxRow } from "../url/outbox/relay.ts";
 
 // A second subscriber of the topic, to see every message published.
 const published: UrlShortened[] = [];

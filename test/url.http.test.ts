@@ -1,7 +1,7 @@
 // Variant A over real HTTP.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { clickCounter } from "../url/clicks.ts";
+import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
 
 let server: TestServer;

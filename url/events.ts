@@ -1,6 +1,6 @@
 import { Topic } from "encore.dev/pubsub";
 
-/** Published once per stored short URL (SPEC 6.1, plus `eventId`). */
+/** Published once per stored short URL: its code, long URL and creation time, plus `eventId`. */
 export interface UrlShortened {
   code: string;
   originalUrl: string;
@@ -9,8 +9,8 @@ export interface UrlShortened {
   /**
    * The same for every publication of one stored URL's event: the outbox relay may
    * publish an event again as a new message (a crash between publishing and deleting
-   * its outbox row), and consumers count an event once by this key. Added to the
-   * fields of SPEC 6.1; absent only from events published before it existed.
+   * its outbox row), and consumers count an event once by this key. Absent only
+   * from events published before the field existed.
    */
   eventId?: string;
 }

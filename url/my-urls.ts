@@ -2,7 +2,7 @@ import { appMeta } from "encore.dev";
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
-import { clickCounter } from "./clicks";
+import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
 
 export interface MyUrlsRequest {
@@ -30,7 +30,7 @@ export interface MyUrlsResponse {
 
 const defaultLimit = 20;
 
-/** The signed-in user's short links with their clicks, newest first, a page at a time. */
+/** The signed-in user's short links with their clicks, newest first, a page at a time. Read-only: it publishes nothing. */
 export const myUrls = api(
   { expose: true, auth: true, method: "GET", path: "/me/urls" },
   async ({ limit = defaultLimit, cursor }: MyUrlsRequest): Promise<MyUrlsResponse> => {

@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import { CronJob } from "encore.dev/cron";
-import { outboxRelay } from "./outbox-relay";
+import { outboxRelay } from "./outbox/relay";
 
 export interface OutboxSweepResult {
   /** How many url-shortened events the sweep published. */
@@ -12,6 +12,9 @@ export interface OutboxSweepResult {
  * the outbox. Instances sweep at start and after their own relay failed; this catches
  * the rows of an instance that crashed between commit and publish and never started
  * again. Internal and without parameters: the cron job below calls it.
+ *
+ * Publishes each such row's event to the url-shortened topic (events.ts), then
+ * deletes the row (outbox/relay.ts).
  */
 export const sweepOutbox = api({ expose: false }, async (): Promise<OutboxSweepResult> => {
   return { published: await outboxRelay.sweepUntilEmpty() };

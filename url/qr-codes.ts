@@ -1,7 +1,7 @@
 import { Bucket, PreconditionFailed } from "encore.dev/storage/objects";
 import QRCode from "qrcode";
 
-/** QR images of short links (SPEC 2.4): public, so a browser can open them directly. */
+/** QR images of short links: public, so a browser can open them directly. */
 export const qrCodes = new Bucket("qr-codes", { public: true, versioned: false });
 
 /** The object name of a code's QR image. */

@@ -1,17 +1,21 @@
 import { api } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Negotiator from "negotiator";
-import { urlCache, type CachedLink } from "./cache";
-import { clickCounter } from "./clicks";
-import { isWellFormedCode } from "./codes";
-import { linkOf } from "./lookup";
+import { urlCache, type CachedLink } from "./link-cache/cache";
+import { clickCounter } from "./click-counting/instance";
+import { isWellFormedCode } from "./shortening/codes";
+import { linkOf } from "./link-cache/lookup";
 
 /**
  * GET /:code resolves a short code and counts the click.
  *
  * A raw endpoint, because a browser following the short link should get a real
  * redirect (302 with Location), which a typed endpoint cannot answer; API clients
- * get the spec's JSON body `{"url": ...}`. HEAD answers the same without counting.
+ * get the JSON body `{"url": ...}`. HEAD answers the same without counting.
+ *
+ * Publishes nothing: the click goes to this instance's click counter, which writes
+ * it to the urls row in a later batch (click-counting/), or before answering when
+ * the flush interval is 0.
  *
  * This is the hot path: a cached code is answered synchronously, with a prepared
  * body, no promise and no database work; only a cache miss, or writing each click

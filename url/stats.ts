@@ -1,7 +1,7 @@
 import { api, APIError } from "encore.dev/api";
-import { clickCounter } from "./clicks";
-import { isWellFormedCode } from "./codes";
-import { StatsReader } from "./stats-reader";
+import { clickCounter } from "./click-counting/instance";
+import { isWellFormedCode } from "./shortening/codes";
+import { StatsReader } from "./link-stats/reader";
 
 export interface StatsResponse {
   code: string;
@@ -15,7 +15,7 @@ export interface StatsResponse {
 /** Batches concurrent stats reads into one SELECT; exact without holding click writes up. */
 const reader = new StatsReader(clickCounter);
 
-/** Click statistics for a code. Read-only: it never changes the count. */
+/** Click statistics for a code. Read-only: it never changes the count, and publishes nothing. */
 export const stats = api(
   { expose: true, method: "GET", path: "/:code/stats" },
   async ({ code }: { code: string }): Promise<StatsResponse> => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { url } from "~encore/clients";
-import { clickCounter } from "./clicks";
+import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
 import { topCodes } from "./top-codes";
 

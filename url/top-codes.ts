@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
-import { clickCounter } from "./clicks";
+import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
 
 export interface TopCodesRequest {
@@ -22,7 +22,8 @@ export interface TopCodesResponse {
 }
 
 /**
- * Click totals for reports (the analytics service's daily report). Internal.
+ * Click totals for reports (the analytics service's daily report). Internal and
+ * read-only: it publishes nothing.
  *
  * Both figures come from a full scan, which is fine once a day. There is
  * deliberately no index on clicks to make it cheaper: the click flush updates that

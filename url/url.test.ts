@@ -1,8 +1,9 @@
 import { appMeta } from "encore.dev";
 import { describe, expect, test } from "vitest";
-import { clickCounter } from "./clicks";
-import { routeFirstSegments } from "./route-segments";
-import { maxCodeAttempts, shorten, storeUnderFreshCode } from "./shorten";
+import { clickCounter } from "./click-counting/instance";
+import { routeFirstSegments } from "./shortening/route-segments";
+import { shorten } from "./shorten";
+import { maxCodeAttempts, storeUnderFreshCode } from "./shortening/fresh-code";
 import { stats } from "./stats";
 
 /** A code source that yields the given codes in turn. */
@@ -22,7 +23,7 @@ describe("shortening", () => {
   });
 
   test("codes use the whole alphabet with no modulo bias", async () => {
-    const { generateCode } = await import("./codes");
+    const { generateCode } = await import("./shortening/codes");
     const counts = new Map<string, number>();
     for (let i = 0; i < 12_000; i++) for (const c of generateCode()) counts.set(c, (counts.get(c) ?? 0) + 1);
     expect([...counts.keys()].sort().join("")).toBe("0123456789abcdefghijklmnopqrstuvwxyz");

@@ -28,8 +28,8 @@ export interface ListResponse {
 /**
  * Stores a URL under a new 8-character id. The same limits as POST /shorten, on the same
  * budget (limits/links.ts): an address or user creates so many links in a window,
- * whichever variant it uses. The URL is stored as given (the spec asks no validation of
- * Variant B); when it parses as a URL, its host must not be denied (DENIED_TARGET_HOSTS).
+ * whichever variant it uses. The URL is stored as given (this variant validates no
+ * URL, as Encore's tutorial does not); when it parses as a URL, its host must not be denied (DENIED_TARGET_HOSTS).
  */
 export const shorten = api(
   { expose: true, method: "POST", path: "/url" },

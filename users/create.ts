@@ -2,9 +2,9 @@ import { api, APIError, type Header } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { addressKey } from "../limits/address";
 import { signupLimits } from "../limits/signups";
-import { passwords } from "./passwords";
-import { checkedProfile } from "./profile-rules";
-import { userStore, type User } from "./user-store";
+import { passwords } from "./passwords/passwords";
+import { checkedProfile } from "./accounts/profile-rules";
+import { userStore, type User } from "./accounts/user-store";
 
 export interface CreateUserRequest {
   /** Unique without regard to case: "Ann@x.io" and "ann@x.io" are one account. */
@@ -28,7 +28,7 @@ const emailTaken = () => APIError.alreadyExists("an account with this email alre
  * Signs up: creates an account. Public. Each address may open a limited number of
  * accounts in a window (limits/signups.ts): past it, 429 resource_exhausted with
  * details.retryAfterSeconds. The scrypt hash is made last, once everything cheaper has
- * passed, and among a bounded number at once (scrypt-slots.ts): past that, 503.
+ * passed, and among a bounded number at once (passwords/scrypt-slots.ts): past that, 503.
  */
 export const create = api(
   // sensitive: the request holds a password, which must not reach traces or logs.

@@ -1,7 +1,7 @@
 import { api } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { passwords } from "./passwords";
-import { userStore } from "./user-store";
+import { passwords } from "./passwords/passwords";
+import { userStore } from "./accounts/user-store";
 
 export interface VerifyCredentialsRequest {
   email: string & MaxLen<254>;

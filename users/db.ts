@@ -5,7 +5,7 @@ import { SQLDatabase } from "encore.dev/storage/sqldb";
 // Migrations are drizzle-kit's output, generated from ./schema.ts.
 export const db = new SQLDatabase("users", { migrations: { path: "migrations", source: "drizzle" } });
 
-/** drizzle-orm over its own node-postgres pool on the same database; user-store.ts holds every query. */
+/** drizzle-orm over its own node-postgres pool on the same database; accounts/user-store.ts holds every query. */
 export const orm = drizzle(db.connectionString);
 
 // node-postgres reports a lost idle connection (a server restart, the database

@@ -1,5 +1,5 @@
 import { api } from "encore.dev/api";
-import { userStore } from "./user-store";
+import { userStore } from "./accounts/user-store";
 
 export interface UserExistsRequest {
   id: string;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { db } from "./db";
-import { userStore, type ListPosition } from "./user-store";
+import { userStore, type ListPosition } from "./accounts/user-store";
 
 // Rows are inserted directly, with a placeholder hash: listing never reads it, and
 // scrypt for each of 21 accounts would only make the tests slow.

@@ -1,7 +1,7 @@
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
-import { userStore, type ListPosition, type PublicUser } from "./user-store";
+import { userStore, type ListPosition, type PublicUser } from "./accounts/user-store";
 
 export interface ListUsersRequest {
   /** Accounts per page, 1 to 100; default 20. */

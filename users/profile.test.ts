@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { db } from "./db";
-import { passwords } from "./passwords";
+import { passwords } from "./passwords/passwords";
 
 type Account = { id: string; email: string };
 const as = (user: Account) => ({ authData: { userID: user.id, email: user.email } });

@@ -1,9 +1,9 @@
 import { api, APIError } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { ownRecordId, userNotFound } from "./own-record";
-import { passwords } from "./passwords";
-import { checkedProfile } from "./profile-rules";
-import { userStore, type User } from "./user-store";
+import { ownRecordId, userNotFound } from "./accounts/own-record";
+import { passwords } from "./passwords/passwords";
+import { checkedProfile } from "./accounts/profile-rules";
+import { userStore, type User } from "./accounts/user-store";
 
 export interface UserIdRequest {
   id: string;

@@ -12,7 +12,7 @@ import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import type { OpenApi } from "./fuzz-requests.ts";
 import { send, shortenLimitsOff, summary } from "./load.ts";
 
-// The app's token rules (auth/tokens.ts), as a client from outside would learn them.
+// The app's token rules (auth/jwt/tokens.ts), as a client from outside would learn them.
 const issuer = "url-shortener/auth";
 const audience = "url-shortener/api";
 const jwtSecret = "fault-suite-secret-".padEnd(48, "k");

@@ -1,6 +1,6 @@
-import { APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { addCounts, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
 
 /** What the counter uses of its journal. */
@@ -10,10 +10,6 @@ export type Keeper = Pick<ClickJournal, "path" | "open" | "wantsRewrite" | "appe
 const retryDelayMs = 100;
 /** How long a stop keeps retrying a write the database refuses before it leaves the clicks in the journal. */
 export const defaultStopDeadlineMs = 8000;
-/** Attempts of a consistent read, the last of which holds writes back: each retry follows a write, and writes are short and rare. */
-const maxReadAttempts = 3;
-/** Longest a read waits for a write in progress, or an unanswered commit, to be settled. */
-const settleWaitMs = 2000;
 
 /**
  * What an operator wants to watch (the service wires these to metrics): gauges are
@@ -58,16 +54,8 @@ interface InFlight {
  *   while the database refuses, it retries every 100 ms (a ref'd timer keeps the
  *   process up) until the stop deadline, then leaves what is unwritten in the journal.
  *
- * Exact reads without a lock (`consistentRead`): stored + pending is exact when no
- * batch was between "taken from pending" and "stored or put back" at any moment of
- * the read, and no commit is unanswered. A write marks both of those moments by
- * bumping `#epoch`, so a read that starts with no write in progress and ends with
- * the epoch unchanged saw every earlier write committed (its SELECT started after
- * their commit) and none of the later ones, while the pending clicks it adds hold
- * every click no write took. Otherwise it waits for that write to end and reads
- * again. The last allowed attempt holds the next write back until its SELECT ends,
- * so a read always gets through and a write waits for at most one read. Waiting is
- * bounded: past 2 s (a database in trouble) the read answers 503 `unavailable`.
+ * Exact reads of stored + pending without a lock: `consistentRead` (consistent-reads.ts),
+ * which each write tells when it takes its batch and when the batch is stored or put back.
  */
 export class ClickCounter {
   /** Clicks counted and in no batch or journal record yet. */
@@ -87,14 +75,7 @@ export class ClickCounter {
   #synchronous: boolean;
   /** Tail of the chain of writes: one runs at a time. */
   #writes: Promise<unknown> = Promise.resolve();
-  /** Bumped when a write takes a batch, and again when the batch is stored or put back. */
-  #epoch = 0;
-  /** Settles when the write in progress ends; undefined when none is. */
-  #flushing: Promise<void> | undefined;
-  /** Reads on their last attempt, during which no write may start. */
-  #fencing = 0;
-  /** Called when the last of them ends, while a write waits for that. */
-  #fenceLifted: (() => void) | undefined;
+  readonly #reads = new ConsistentReads(() => this.#doubtful.length > 0, retryDelayMs);
   /** Writes failed in a row. */
   #failures = 0;
   /** A journal write failed: the next one rewrites it whole from what is unwritten. */
@@ -175,25 +156,8 @@ export class ClickCounter {
    * no await in between. Throws 503 `unavailable` when a write in progress, or an
    * unanswered commit, is not settled within 2 s.
    */
-  async consistentRead<T>(read: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + settleWaitMs;
-    for (let attempt = 1; attempt < maxReadAttempts; attempt++) {
-      // Checked right before the epoch is taken, with no await in between.
-      while (!this.quiet) await this.waitForQuiet(deadline);
-      const epoch = this.#epoch;
-      const result = await read();
-      if (epoch === this.#epoch) return result;
-    }
-    // Writes kept overlapping: the last attempt holds the next write back until it
-    // ends, so reads always get through; a write waits at most one read's SELECT.
-    // Fenced first: no write may start between the one in progress ending and the read.
-    this.#fencing++;
-    try {
-      while (!this.quiet) await this.waitForQuiet(deadline);
-      return await read();
-    } finally {
-      if (--this.#fencing === 0) this.#fenceLifted?.();
-    }
+  consistentRead<T>(read: () => Promise<T>): Promise<T> {
+    return this.#reads.run(read);
   }
 
   /** Writes everything counted so far (or, failing that, keeps it for a retry). */
@@ -214,18 +178,6 @@ export class ClickCounter {
     // Unref'd: it matters only while a write is still running, and that keeps the process up.
     this.#deadlineTimer = setTimeout(() => void this.abandon(), deadlineMs).unref();
     return this.flush();
-  }
-
-  /** No write in progress and no commit unanswered: stored + pending is exact. */
-  private get quiet(): boolean {
-    return this.#flushing === undefined && this.#doubtful.length === 0;
-  }
-
-  /** Waits for the write in progress to end, or a while for the next one (which settles an unanswered commit); 503 past `deadline`. */
-  private async waitForQuiet(deadline: number): Promise<void> {
-    const left = deadline - Date.now();
-    if (left <= 0) throw APIError.unavailable("click counts are being written; try again");
-    await settledWithin(this.#flushing, this.#flushing ? left : Math.min(retryDelayMs, left));
   }
 
   private schedule(delayMs: number): void {
@@ -253,18 +205,15 @@ export class ClickCounter {
   }
 
   private async writeUnwritten(): Promise<void> {
-    while (this.#fencing > 0) await new Promise<void>((resolve) => (this.#fenceLifted = resolve));
-    this.#fenceLifted = undefined;
+    await this.#reads.writeMayStart();
     if (!this.hasUnwritten()) return;
     if (this.journal?.open) await this.keepFresh(); // a database in trouble: on disk before each try
     const batch: InFlight = { seq: this.#seq++, fresh: this.#fresh, kept: this.#kept, freshKept: false };
     this.#fresh = new Map();
     this.#kept = new Map();
     this.#freshTotal = this.#keptTotal = 0;
-    let ended!: () => void;
-    this.#flushing = new Promise((resolve) => (ended = resolve));
+    this.#reads.writeStarted();
     this.#inFlight = batch;
-    this.#epoch++;
     const started = performance.now();
     let failure: unknown;
     try {
@@ -278,9 +227,7 @@ export class ClickCounter {
       else this.#keptTotal += addCounts(this.#kept, sumCounts(batch.kept, batch.fresh));
     } finally {
       this.#inFlight = undefined;
-      this.#epoch++;
-      this.#flushing = undefined;
-      ended();
+      this.#reads.writeEnded();
       const durationMs = performance.now() - started;
       for (const o of this.#observers) o.flushed?.(durationMs, failure === undefined);
     }
@@ -414,16 +361,3 @@ export class ClickCounter {
     return run;
   }
 }
-
-/** Resolves once `work` settles or `ms` have passed, whichever is first, leaving no timer behind. */
-async function settledWithin(work: Promise<unknown> | undefined, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race(work ? [work.then(noop, noop), elapsed] : [elapsed]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function noop(): void {}

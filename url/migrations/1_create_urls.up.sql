@@ -4,6 +4,6 @@ CREATE TABLE urls (
     original_url TEXT NOT NULL,
     clicks INTEGER NOT NULL DEFAULT 0,
     created_at TIMESTAMPTZ DEFAULT now(),
-    -- The unique constraint's index is the spec's urls_code_idx: one index, not two.
+    -- The unique constraint's index is urls_code_idx, the index lookups use: one index, not two.
     CONSTRAINT urls_code_idx UNIQUE (code)
 );

@@ -1,4 +1,4 @@
--- Cleanup deletes in two phases (url/stale-urls.ts): a run marks the stale rows
+-- Cleanup deletes in two phases (url/stale-urls/remove.ts): a run marks the stale rows
 -- it finds, and a later run deletes those still unclicked long after the mark, so
 -- clicks that any instance held in memory at marking time have been written.
 ALTER TABLE urls ADD COLUMN stale_since TIMESTAMPTZ;

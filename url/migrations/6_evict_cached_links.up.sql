@@ -1,12 +1,12 @@
--- The cleanup deletes stale rows in the run that finds them (url/stale-urls.ts):
+-- The cleanup deletes stale rows in the run that finds them (url/stale-urls/remove.ts):
 -- the two-phase mark of migration 5 goes.
 DROP INDEX urls_stale_since_idx;
 ALTER TABLE urls DROP COLUMN stale_since;
 
--- Every instance caches code -> link (url/cache.ts). When a row is deleted, or
+-- Every instance caches code -> link (url/link-cache/cache.ts). When a row is deleted, or
 -- anything a lookup answers with changes, its code is sent on the channel
 -- url_cache_evict, and each instance listening drops it from its cache
--- (url/cache-evictions.ts). Sent when the transaction commits, and only then.
+-- (url/link-cache/evictions.ts). Sent when the transaction commits, and only then.
 -- An empty payload (TRUNCATE) means every code.
 CREATE FUNCTION url_cache_evict() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

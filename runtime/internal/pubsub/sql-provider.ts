@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { cargo } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { applyMigrations } from "../sql/migrations.ts";
-import { GroupCommit } from "./group-commit.ts";
 import { Notifier } from "./notifier.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
 import { sweepOrphanMessages } from "./sql-orphans.ts";
@@ -56,8 +56,11 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     options.connectTimeoutMs,
   );
 
-  // Concurrent publishes share one statement and one commit.
-  const publishes = new GroupCommit<Pending>(async (all) => {
+  // Group commit: publishes that arrive while a batch is being written wait and go
+  // together in the next (up to 500), so under load one statement and one commit
+  // serve many publishers, and a lone publish is written at once. A failed batch
+  // fails every publish in it.
+  const publishes = cargo<Pending>(async (all: Pending[]) => {
     const batch = all.filter((p) => routed.has(p.topic));
     if (batch.length === 0) return;
     await driver.query(
@@ -80,7 +83,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     const topics = [...new Set(batch.map((p) => p.topic))];
     for (const topic of topics) wake(topic);
     await notifier.notify(driver, topics);
-  });
+  }, 500);
 
   function wake(topic: string): void {
     for (const s of subscribers.values()) if (s.spec.topic === topic) s.wake();
@@ -109,7 +112,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
 
     async publish(topic, payload, traceparent) {
       const id = randomUUID();
-      await publishes.add({ id, topic, payload, traceparent: traceparent ?? null });
+      await publishes.pushAsync({ id, topic, payload, traceparent: traceparent ?? null });
       return id;
     },
 

@@ -1,0 +1,60 @@
+import { errors, jwtVerify, SignJWT } from "jose";
+import { jwtKey } from "../config";
+
+/** Who issues tokens, and for whom: a token made for another app with the same key is refused. */
+export const tokenIssuer = "url-shortener/auth";
+export const tokenAudience = "url-shortener/api";
+/** Tokens cannot be revoked one by one, so they are short-lived; deleted users are refused at once regardless. */
+export const tokenLifetimeSeconds = 60 * 60;
+/** Allowed skew between the clocks of the instance that issued a token and the one checking it. */
+export const clockToleranceSeconds = 30;
+
+export interface TokenClaims {
+  userID: string;
+  email: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/** A signed HS256 token for `user`, valid from `now` for an hour. */
+export async function issueToken(user: TokenClaims, now: Date = new Date()): Promise<IssuedToken> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const expiresAt = issuedAt + tokenLifetimeSeconds;
+  const token = await new SignJWT({ email: user.email })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(user.userID)
+    .setIssuer(tokenIssuer)
+    .setAudience(tokenAudience)
+    .setIssuedAt(issuedAt)
+    .setNotBefore(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(jwtKey);
+  return { token, expiresAt: new Date(expiresAt * 1000) };
+}
+
+/**
+ * The claims of a token this app issued and that is in force; null for anything else:
+ * malformed, another algorithm (`none` included: the algorithm is pinned, never taken
+ * from the token), a bad signature, altered claims, expired, not yet valid, or made for
+ * another issuer or audience.
+ */
+export async function verifyToken(token: string): Promise<TokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, jwtKey, {
+      algorithms: ["HS256"],
+      typ: "JWT",
+      issuer: tokenIssuer,
+      audience: tokenAudience,
+      clockTolerance: clockToleranceSeconds,
+      requiredClaims: ["sub", "iat", "nbf", "exp"],
+    });
+    if (typeof payload.sub !== "string" || typeof payload["email"] !== "string") return null;
+    return { userID: payload.sub, email: payload["email"] };
+  } catch (err) {
+    if (err instanceof errors.JOSEError) return null;
+    throw err;
+  }
+}

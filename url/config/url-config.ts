@@ -1,0 +1,65 @@
+// The url service's tunables, read from the environment once, validated and frozen.
+import path from "node:path";
+
+export interface UrlConfig {
+  /** How many code → URL entries each instance keeps in memory. */
+  readonly cacheSize: number;
+  /** How often counted clicks are written; 0 writes each click before answering. */
+  readonly clickFlushIntervalMs: number;
+  /**
+   * The server-side limit of one write of clicks (statement_timeout; lock_timeout is
+   * half of it). Below the runtime's query timeout, so the server gives up first.
+   */
+  readonly clickWriteTimeoutMs: number;
+  /** Where clicks that cannot be written wait on disk (an absolute path). */
+  readonly clickJournalDir: string;
+  /** The QR-code extension: each shorten stores a PNG of its short link and answers with its URL. */
+  readonly qrCodes: boolean;
+  /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
+  readonly requireLoginToShorten: boolean;
+}
+
+export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
+  return Object.freeze({
+    cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
+    clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
+    clickWriteTimeoutMs: wholeNumber(env, "CLICK_WRITE_TIMEOUT_MS", 5000, 100, 600_000),
+    // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
+    // uses it), else .data under the working directory.
+    clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
+    // Off unless asked for: QR codes are an optional extension, with a bucket to run.
+    qrCodes: onOff(env, "QR_CODES", false),
+    // Off: anonymous shortens are allowed unless an operator asks for sign-in.
+    requireLoginToShorten: onOff(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
+  });
+}
+
+// Node runs a timer with a longer delay after 1 ms instead, which would turn a
+// "rarely" into "constantly".
+const longestTimerMs = 2 ** 31 - 1;
+
+function wholeNumber(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
+  }
+  return value;
+}
+
+function onOff(env: Readonly<Record<string, string | undefined>>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new Error(`invalid configuration: ${name} must be on or off, got "${env[name]}"`);
+}
+
+export const urlConfig: UrlConfig = parseUrlConfig(process.env);

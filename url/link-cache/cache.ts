@@ -1,0 +1,96 @@
+import { LRUCache } from "lru-cache";
+import { urlConfig } from "../config/url-config";
+
+/** What a lookup answers with, built once per code rather than once per request. */
+export interface CachedLink {
+  readonly url: string;
+  /** `{"url": ...}`, the JSON answer. */
+  readonly body: string;
+  readonly bodyBytes: number;
+}
+
+export function cachedLink(url: string): CachedLink {
+  const body = JSON.stringify({ url });
+  return { url, body, bodyBytes: Buffer.byteLength(body) };
+}
+
+/** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */
+export interface Fill {
+  readonly code: string;
+  /** False once the code was evicted (or evictions stopped reaching the cache) since the read began. */
+  keepable: boolean;
+}
+
+/**
+ * code → link, bounded, in each instance. A link leaves every instance's cache
+ * when its row is deleted or what a lookup answers changes: the database sends
+ * the code to every instance (evictions.ts), which calls `evict`.
+ *
+ * An entry is only kept while evictions reach this cache (`guarded`): a lookup
+ * that read the row before a delete committed must not cache the link after the
+ * delete's eviction went by, so each read is a `Fill` that any eviction of its
+ * code, a `clear` or a lost listener makes unkeepable.
+ */
+export class LinkCache {
+  readonly #lru: LRUCache<string, CachedLink>;
+  readonly #fills = new Set<Fill>();
+  #guarded = false;
+
+  constructor(max: number) {
+    this.#lru = new LRUCache({ max });
+  }
+
+  get(code: string): CachedLink | undefined {
+    return this.#lru.get(code);
+  }
+
+  has(code: string): boolean {
+    return this.#lru.has(code);
+  }
+
+  /** Whether evictions reach this cache now, so that new entries may be kept. */
+  get guarded(): boolean {
+    return this.#guarded;
+  }
+
+  /** Call before reading `code` from the database; hand the result to `end`. */
+  startFill(code: string): Fill {
+    const fill = { code, keepable: this.#guarded };
+    this.#fills.add(fill);
+    return fill;
+  }
+
+  /** Ends a read; `link` is cached when the read was not overtaken by an eviction. */
+  endFill(fill: Fill, link?: CachedLink): void {
+    this.#fills.delete(fill);
+    if (link !== undefined && fill.keepable) this.#lru.set(fill.code, link);
+  }
+
+  evict(code: string): void {
+    this.#lru.delete(code);
+    for (const fill of this.#fills) if (fill.code === code) fill.keepable = false;
+  }
+
+  /** Drops every entry, and the reads in progress. */
+  clear(): void {
+    this.#lru.clear();
+    for (const fill of this.#fills) fill.keepable = false;
+  }
+
+  /**
+   * Evictions reach the cache from now on: entries cached before may have missed
+   * theirs, so they go. Call once the listener is up.
+   */
+  guard(): void {
+    this.clear();
+    this.#guarded = true;
+  }
+
+  /** Evictions may be missed from now on: nothing new is kept; what is cached stays until `guard`. */
+  unguard(): void {
+    this.#guarded = false;
+    for (const fill of this.#fills) fill.keepable = false;
+  }
+}
+
+export const urlCache = new LinkCache(urlConfig.cacheSize);

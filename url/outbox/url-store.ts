@@ -1,0 +1,54 @@
+import { cargo } from "async";
+import { db } from "../db";
+import { outboxRelay, type OutboxRow } from "./relay";
+
+interface PendingInsert {
+  readonly code: string;
+  readonly url: string;
+  /** The signed-in user who shortened it, or null. */
+  readonly createdBy: string | null;
+}
+
+/** Upper bound on rows per INSERT, to keep each statement and its parameters small. */
+const maxBatch = 500;
+
+/**
+ * Stores new short URLs with group commit: inserts that arrive while a write is in
+ * progress go together in the next multi-row INSERT. Under no load that is one
+ * row and no added delay; under load it is one commit for many requests.
+ * Each caller is answered only after its row, and its url-shortened event in the
+ * outbox, are committed; the relay publishes the events afterwards. A failed
+ * write fails every insert of its batch.
+ */
+class UrlStore {
+  readonly #queue = cargo<PendingInsert>(writeBatch, maxBatch);
+
+  /** Resolves true once stored, false when the code is already taken. */
+  async insert(code: string, url: string, createdBy: string | null = null): Promise<boolean> {
+    const entry: PendingInsert = { code, url, createdBy };
+    const stored = await this.#queue.pushAsync<ReadonlySet<PendingInsert>>(entry);
+    return stored.has(entry);
+  }
+}
+
+/** One statement for the batch (rows and their events); returns the entries whose rows were stored. */
+async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<PendingInsert>> {
+  // Two requests drawing the same code in one batch: only the first may claim it.
+  const firstByCode = new Map<string, PendingInsert>();
+  for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
+  const entries = [...firstByCode.values()];
+  const rows = await db.queryAll<OutboxRow>`
+    WITH stored AS (
+      INSERT INTO urls (code, original_url, created_by)
+      SELECT * FROM unnest(
+        ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${entries.map((e) => e.createdBy)}::text[])
+      ON CONFLICT (code) DO NOTHING
+      RETURNING code, original_url, created_at)
+    INSERT INTO url_shortened_outbox (code, original_url, created_at)
+    SELECT code, original_url, created_at FROM stored
+    RETURNING id, code, original_url, created_at`;
+  outboxRelay.relay(rows);
+  return new Set(rows.map((r) => firstByCode.get(r.code)!));
+}
+
+export const urlStore = new UrlStore();

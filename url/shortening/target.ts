@@ -1,0 +1,36 @@
+import { APIError } from "encore.dev/api";
+import { bareHost, checkTargetHost } from "../../limits/links";
+
+export const maxUrlLength = 2048;
+
+/**
+ * Checks a URL submitted for shortening and returns it normalised (WHATWG).
+ * Only absolute http(s) URLs: javascript:, data: and file: links would run code or
+ * read files in the browser that follows them. A link to this service itself
+ * would redirect in a loop, or chain short links: its host is refused however it is
+ * spelt (a trailing dot, another port or scheme; see bareHost). Hosts the operator denied (DENIED_TARGET_HOSTS) and their
+ * subdomains are refused too.
+ */
+export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = []): string {
+  if (input.trim() === "") throw APIError.invalidArgument("url must not be empty");
+  if (input.length > maxUrlLength) {
+    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters, got ${input.length}`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(input);
+  } catch {
+    throw APIError.invalidArgument("url must be an absolute URL such as https://example.com/page");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw APIError.invalidArgument(`url must use http or https, not ${parsed.protocol.slice(0, -1)}`);
+  }
+  if (bareHost(parsed.hostname) === bareHost(new URL(ownBaseUrl).hostname)) {
+    throw APIError.invalidArgument("url must not point at this service: the short link would redirect to itself");
+  }
+  if (parsed.href.length > maxUrlLength) {
+    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters once normalised`);
+  }
+  checkTargetHost(parsed.href, deniedHosts);
+  return parsed.href;
+}

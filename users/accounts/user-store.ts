@@ -1,0 +1,156 @@
+import { and, asc, eq, gt, or, sql, DrizzleQueryError } from "drizzle-orm";
+import { orm } from "../db";
+import { users } from "../schema";
+
+// Every query of the users table, in one place, so endpoints never build SQL.
+
+export interface User {
+  id: string;
+  /** As given at sign-up; matched without regard to case. */
+  email: string;
+  name: string;
+  age: number;
+  createdAt: Date;
+}
+
+/** What GET /users shows of an account: no email, no age. */
+export interface PublicUser {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** Where a page of GET /users starts: after this account, in (created_at, id) order. */
+export interface ListPosition {
+  /** created_at in microseconds since 1970, exactly (a Date keeps only milliseconds). */
+  createdAtMicros: bigint;
+  id: string;
+}
+
+export interface NewUser {
+  email: string;
+  name: string;
+  age: number;
+  passwordHash: string;
+}
+
+/** The columns of a User: never password_hash. */
+const userColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  age: users.age,
+  createdAt: users.createdAt,
+};
+
+/** A profile replacing an account's (PUT /users/:id); passwordHash only when it changes. */
+export interface ReplacedUser {
+  email: string;
+  name: string;
+  age: number;
+  passwordHash?: string;
+}
+
+const createdAtMicros = sql<string>`(extract(epoch from ${users.createdAt}) * 1000000)::bigint`;
+
+// A well-formed UUID, checked before querying: PostgreSQL rejects anything else
+// compared with a uuid column with an error, where the caller wants "no such user".
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const userStore = {
+  /**
+   * Stores a new account; undefined when the email is taken in any case. The unique
+   * index on lower(email) decides (ON CONFLICT DO NOTHING, with no target, covers it),
+   * so two sign-ups racing for one email cannot both win.
+   */
+  async insert(user: NewUser): Promise<User | undefined> {
+    const [row] = await orm.insert(users).values(user).onConflictDoNothing().returning(userColumns);
+    return row;
+  },
+
+  /** Whether an account has this email, in any case: checked before a sign-up pays for a hash. */
+  async emailTaken(email: string): Promise<boolean> {
+    const [row] = await orm
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1);
+    return row !== undefined;
+  },
+
+  /** The account with this email in any case, with its password hash; for credential checks only. */
+  async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
+    const [row] = await orm
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`);
+    return row;
+  },
+
+  /** The account with this id; undefined for no account (a malformed id included). */
+  async find(id: string): Promise<User | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const [row] = await orm.select(userColumns).from(users).where(eq(users.id, id));
+    return row;
+  },
+
+  /**
+   * Replaces an account's profile: "missing" when there is no such account, "taken"
+   * when the new email belongs to another account in any case (the unique index
+   * decides, so a concurrent sign-up or replace cannot slip in between).
+   */
+  async replace(id: string, profile: ReplacedUser): Promise<User | "missing" | "taken"> {
+    if (!uuidPattern.test(id)) return "missing";
+    try {
+      const [row] = await orm.update(users).set(profile).where(eq(users.id, id)).returning(userColumns);
+      return row ?? "missing";
+    } catch (err) {
+      if (err instanceof DrizzleQueryError && (err.cause as { code?: unknown } | undefined)?.code === uniqueViolation) {
+        return "taken";
+      }
+      throw err;
+    }
+  },
+
+  /** Deletes an account; false when there was none. */
+  async remove(id: string): Promise<boolean> {
+    if (!uuidPattern.test(id)) return false;
+    const deleted = await orm.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    return deleted.length > 0;
+  },
+
+  /**
+   * Up to `limit` accounts in sign-up order, (created_at, id), after `after`, only the one
+   * with id `only` when given; each with its position, for the next page's cursor. Keyset
+   * paging along users_created_at_id_idx: stable while accounts are added or removed, and as
+   * cheap on the last page as the first.
+   */
+  async list(after: ListPosition | null, limit: number, only?: string): Promise<Array<{ user: PublicUser; position: ListPosition }>> {
+    if (only !== undefined && !uuidPattern.test(only)) return [];
+    const afterCursor = after
+      ? or(
+          gt(users.createdAt, microsToTimestamp(after.createdAtMicros)),
+          and(eq(users.createdAt, microsToTimestamp(after.createdAtMicros)), gt(users.id, after.id)),
+        )
+      : undefined;
+    const rows = await orm
+      .select({ id: users.id, name: users.name, createdAt: users.createdAt, micros: createdAtMicros })
+      .from(users)
+      .where(and(afterCursor, only === undefined ? undefined : eq(users.id, only)))
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .limit(limit);
+    return rows.map(({ micros, ...user }) => ({ user, position: { createdAtMicros: BigInt(micros), id: user.id } }));
+  },
+
+  async exists(id: string): Promise<boolean> {
+    if (!uuidPattern.test(id)) return false;
+    const [row] = await orm.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+    return row !== undefined;
+  },
+};
+
+const uniqueViolation = "23505";
+
+/** A timestamptz from microseconds since 1970, exactly (to_timestamp takes a float). */
+const microsToTimestamp = (micros: bigint) =>
+  sql<Date>`(timestamptz 'epoch' + ${micros.toString()}::bigint * interval '1 microsecond')`;
