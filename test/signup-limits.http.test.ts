@@ -32,15 +32,18 @@ beforeAll(async () => {
 
 describe("sign-ups per address", () => {
   test("20 in an hour; the 21st is 429 resource_exhausted with Retry-After; invalid requests are not counted", async () => {
+    // The window opens at the first sign-up counted; 20 hashings may take many seconds on a busy host.
+    const windowOpened = Date.now();
     for (const invalid of [{ ...account(), age: "30" }, { ...account(), name: "  " }, { ...account(), password: "short" }]) {
       expect((await signUp("203.0.113.20", invalid)).status).toBe(400);
     }
     for (let i = 0; i < 20; i++) expect((await signUp("203.0.113.20")).status).toBe(200);
     const refused = await signUp("203.0.113.20");
+    const elapsedSeconds = Math.ceil((Date.now() - windowOpened) / 1000);
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as { code: string; message: string; details: { retryAfterSeconds: number } };
     expect(body).toMatchObject({ code: "resource_exhausted", message: expect.stringMatching(/^too many accounts opened from this address; try again in \d+ seconds$/) });
-    expect(body.details.retryAfterSeconds).toBeGreaterThan(3590);
+    expect(body.details.retryAfterSeconds).toBeGreaterThanOrEqual(3600 - elapsedSeconds - 1);
     expect(body.details.retryAfterSeconds).toBeLessThanOrEqual(3600);
     expect(refused.headers.get("retry-after")).toBe(String(body.details.retryAfterSeconds));
     expect((await signUp("203.0.113.21")).status).toBe(200); // another address is another budget
