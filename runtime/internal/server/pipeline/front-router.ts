@@ -18,8 +18,11 @@ export type FrontDispatch = (req: IncomingMessage, res: ServerResponse) => boole
  */
 export function frontRouter(table: RouteTable, isClosing: () => boolean): FrontDispatch {
   return (req, res) => {
-    // While closing, Fastify answers 503 and closes the connection; let it.
-    if (!table.active || isClosing()) return false;
+    if (isClosing()) {
+      refuseWhileClosing(res);
+      return true;
+    }
+    if (!table.active) return false;
     const method = req.method as HTTPMethod;
     if (method !== "GET" && method !== "HEAD" && !table.fallbackMethods.has(method)) return false;
     const url = req.url ?? "/";
@@ -34,4 +37,16 @@ export function frontRouter(table: RouteTable, isClosing: () => boolean): FrontD
     if (fallback) markFallback(req);
     return false;
   };
+}
+
+const closingBody = JSON.stringify({ code: "unavailable", message: "the server is shutting down", details: null });
+
+/**
+ * A request that arrives on an open connection once the server began to close: 503 in
+ * Encore's error format, and the connection closed, so the client retries elsewhere.
+ * (Fastify's own answer, `return503OnClosing`, has a body of its own shape.)
+ */
+function refuseWhileClosing(res: ServerResponse): void {
+  res.writeHead(503, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(closingBody), connection: "close" });
+  res.end(closingBody);
 }
