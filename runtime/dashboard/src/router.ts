@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 
 /** The pages, addressed by the URL's hash: the server only ever serves index.html at /. */
 export type Route =
@@ -61,11 +61,13 @@ export const href = {
 };
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  const [hash, setHash] = useState(() => location.hash);
   useEffect(() => {
-    const onChange = () => setRoute(parseRoute(location.hash));
+    const onChange = () => setHash(location.hash);
     addEventListener("hashchange", onChange);
+    // The effect runs after the first render: a hash changed in between fired no event we heard.
+    onChange();
     return () => removeEventListener("hashchange", onChange);
   }, []);
-  return route;
+  return useMemo(() => parseRoute(hash), [hash]);
 }
