@@ -11,7 +11,8 @@ export async function runTests(args) {
   const { parseCLI, startVitest } = await import(pathToFileURL(vitestNodeApi()).href);
   const { filter, options } = parseCLI(["vitest", "run", ...args]);
   process.chdir(appRoot);
-  const vitest = await startVitest("test", filter, { root: appRoot, ...options }, { plugins: [encoreSelfhost()] });
+  // An app without tests yet passes, as under `encore test`; --passWithNoTests=false restores vitest's failure.
+  const vitest = await startVitest("test", filter, { root: appRoot, passWithNoTests: true, ...options }, { plugins: [encoreSelfhost()] });
   if (!vitest.shouldKeepServer()) await vitest.exit();
 }
 
