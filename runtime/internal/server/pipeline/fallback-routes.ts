@@ -1,7 +1,7 @@
 import type { RouteOptions } from "fastify";
-import type { ConstraintStrategy, Handler, HTTPVersion } from "find-my-way";
 import type { IncomingMessage } from "node:http";
 import type { EndpointMeta } from "../../meta/types.ts";
+import { requestMark } from "./request-mark.ts";
 
 /**
  * Fallback routes ("/!path") are tried only when no other route matches, as in Encore
@@ -10,10 +10,8 @@ import type { EndpointMeta } from "../../meta/types.ts";
  * front router marked (see front-router.ts) carry: Fastify alone would prefer
  * "/app/!rest" over "/:x/y" for "/app/y", a literal segment beating a parameter.
  */
-const constraintName = "encoreFallback";
-const marked = Symbol("no other route matched");
-
-type Marked = IncomingMessage & { [marked]?: true };
+/** Unmarked requests never reach a fallback route, marked ones nothing else. */
+const noOtherRoute = requestMark("encoreFallback", "no other route matched", true);
 
 export function isFallbackEndpoint(meta: EndpointMeta): boolean {
   return meta.pathParams.some((param) => param.fallback === true);
@@ -21,29 +19,17 @@ export function isFallbackEndpoint(meta: EndpointMeta): boolean {
 
 /** The route options that put a fallback endpoint's route behind the constraint. */
 export function fallbackConstraints(meta: EndpointMeta): Pick<RouteOptions, "constraints"> {
-  return isFallbackEndpoint(meta) ? { constraints: { [constraintName]: "yes" } } : {};
+  return isFallbackEndpoint(meta) ? { constraints: { [noOtherRoute.name]: "yes" } } : {};
 }
 
 export function isFallbackRoute(route: Pick<RouteOptions, "constraints">): boolean {
-  return (route.constraints as Record<string, unknown> | undefined)?.[constraintName] !== undefined;
+  return noOtherRoute.guards(route);
 }
 
 /** Called by the front router when no other route matched but a fallback route does. */
 export function markFallback(req: IncomingMessage): void {
-  (req as Marked)[marked] = true;
+  noOtherRoute.set(req);
 }
 
-/** Fastify's constraint strategy: unmarked requests never reach a fallback route, marked ones nothing else. */
-export const fallbackStrategy: ConstraintStrategy<HTTPVersion.V1, string> = {
-  name: constraintName,
-  mustMatchWhenDerived: true,
-  storage() {
-    const stores = new Map<string, Handler<HTTPVersion.V1>>();
-    return {
-      get: (value) => stores.get(value) ?? null,
-      set: (value, store) => void stores.set(value, store),
-    };
-  },
-  // find-my-way's type says the value is always derived; undefined is how a request opts out.
-  deriveConstraint: (req) => ((req as Marked)[marked] ? "yes" : (undefined as unknown as string)),
-};
+/** Fastify's constraint strategy for fallback routes. */
+export const fallbackStrategy = noOtherRoute.strategy;

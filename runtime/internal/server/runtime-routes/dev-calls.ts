@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from "fastify";
-import FindMyWay, { type ConstraintStrategy, type Handler, type HTTPMethod, type HTTPVersion } from "find-my-way";
+import FindMyWay, { type HTTPMethod } from "find-my-way";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { compileAuthDataCheck } from "../../auth/mod.ts";
@@ -10,6 +10,7 @@ import type { AuthData } from "../../reqtrack/mod.ts";
 import type { AuthOutcome, Authenticator } from "../pipeline/auth.ts";
 import { isFallbackRoute, markFallback } from "../pipeline/fallback-routes.ts";
 import type { FrontDispatch } from "../pipeline/front-router.ts";
+import { requestMark, type RequestMark } from "../pipeline/request-mark.ts";
 import { rawInvoker, rawRoute, registerInRawScope } from "../pipeline/raw-endpoint.ts";
 import type { RouteContext } from "../pipeline/route-context.ts";
 import { typedRoute } from "../pipeline/typed-endpoint.ts";
@@ -41,36 +42,17 @@ export function encodeAuthData(data: unknown): string {
   return Buffer.from(JSON.stringify(data), "utf8").toString("base64url");
 }
 
-const constraintName = "encoreDevCall";
-const marked = Symbol("a call from the development dashboard");
-type Marked = IncomingMessage & { [marked]?: true };
-
-function isDevCall(req: IncomingMessage): boolean {
-  return (req as Marked)[marked] === true;
-}
-
 /** Internal routes match marked requests only; a marked request still matches every other route. */
-const devCallStrategy: ConstraintStrategy<HTTPVersion.V1, string> = {
-  name: constraintName,
-  mustMatchWhenDerived: false,
-  storage() {
-    const stores = new Map<string, Handler<HTTPVersion.V1>>();
-    return {
-      get: (value) => stores.get(value) ?? null,
-      set: (value, store) => void stores.set(value, store),
-    };
-  },
-  // find-my-way's type says the value is always derived; undefined is how a request opts out.
-  deriveConstraint: (req) => (isDevCall(req) ? "yes" : (undefined as unknown as string)),
-};
+const devCall = requestMark("encoreDevCall", "a call from the development dashboard", false);
+const isDevCall = devCall.has;
 
 export function isDevRoute(route: Pick<RouteOptions, "constraints">): boolean {
-  return (route.constraints as Record<string, unknown> | undefined)?.[constraintName] !== undefined;
+  return devCall.guards(route);
 }
 
 /** What buildHttpServer sets up for dashboard calls: the router's constraint, and the internal endpoints' routes. */
 export interface DevRouting {
-  readonly constraints: Record<string, ConstraintStrategy<HTTPVersion.V1, string>>;
+  readonly constraints: Record<string, RequestMark["strategy"]>;
   /** Fastify's onRoute hook: the internal routes, mirrored for `dispatch`. */
   readonly onRoute: (route: RouteOptions) => void;
   /** Runs before the front router: marks requests carrying the secret, and keeps the fast lane from taking an internal path. */
@@ -93,7 +75,7 @@ export function devRouting(devCalls: DevCalls): DevRouting {
   };
 
   return {
-    constraints: { [constraintName]: devCallStrategy },
+    constraints: { [devCall.name]: devCall.strategy },
     onRoute(route) {
       if (!isDevRoute(route)) return;
       if (isFallbackRoute(route)) fallbacks.add(route.url);
@@ -104,7 +86,7 @@ export function devRouting(devCalls: DevCalls): DevRouting {
     dispatch(front) {
       return (req, res) => {
         if (req.headers[devCallHeader] === undefined || !carriesToken(req)) return front(req, res);
-        (req as Marked)[marked] = true;
+        devCall.set(req);
         const url = req.url ?? "/";
         const query = url.indexOf("?");
         const found = internalRoutes.find(req.method as HTTPMethod, query === -1 ? url : url.slice(0, query));
@@ -118,7 +100,7 @@ export function devRouting(devCalls: DevCalls): DevRouting {
       const devCtx: RouteContext = { ...ctx, auth: devAuthenticator(ctx.auth, auth) };
       const withConstraint = (route: RouteOptions): RouteOptions => ({
         ...route,
-        constraints: { ...(route.constraints as Record<string, unknown> | undefined), [constraintName]: "yes" },
+        constraints: { ...(route.constraints as Record<string, unknown> | undefined), [devCall.name]: "yes" },
       });
       for (const endpoint of internal) {
         if (endpoint.meta.kind === "typed") server.route(withConstraint(typedRoute(endpoint, devCtx)));
