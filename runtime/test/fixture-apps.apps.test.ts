@@ -1,10 +1,13 @@
 // The runtime as other apps get it: packed with `npm pack`, installed from the tarball
 // into copies of the fixture apps (runtime/testdata/apps, plain Encore.ts apps in the
 // shape of Encore's examples), then each app served by `start` and answering its HTTP
-// checks, and its own tests passing under `test`. One app goes the whole way a new user
-// does, in a folder of its own: npm install <tarball>, npx encore-selfhost run, npx
-// encore-selfhost test. The others share one installation above their folders, which
-// Node's resolution finds as it would the app's own node_modules: one npm install, not eight.
+// checks, its own tests passing under `test`, and stopping on SIGTERM within 2 s. Most
+// apps share one installation above their folders, which Node's resolution finds as it
+// would the app's own node_modules: one npm install, not one per app. An app marked
+// `"install": "own"` (its pinned versions would clash with the others') gets a folder of
+// its own and the documented command, `npm install --save-dev <tarball>`. And one app goes
+// the whole way a new user does: npm install <tarball>, npx encore-selfhost run, npx
+// encore-selfhost test.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -29,20 +32,34 @@ interface HttpCheck {
   readonly eventually?: boolean;
 }
 
+/** What is expected of one app (runtime/testdata/apps/README.md). */
+interface AppExpectations {
+  readonly checks: readonly HttpCheck[];
+  /** "own": installed in a folder of its own, with the documented command; else in the shared folder. */
+  readonly install?: "own";
+}
+
 const appsDir = path.join(runtimeDir(), "testdata", "apps");
 const apps = readdirSync(appsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-const checks = JSON.parse(readFileSync(path.join(appsDir, "expectations.json"), "utf8")) as Record<string, HttpCheck[]>;
+const expectations = JSON.parse(readFileSync(path.join(appsDir, "expectations.json"), "utf8")) as Record<string, AppExpectations>;
+const ownInstall = (name: string) => expectations[name]?.install === "own";
+const sharedApps = apps.filter((name) => !ownInstall(name));
 const work = tempDataDir("fixture-apps-");
 const shared = path.join(work, "shared");
 let tarball = "";
 const installMs = 10 * 60_000;
 
+/** Leaves out what an earlier run of an app left behind. */
+const notLeftBehind = (src: string) => !/[/\\](node_modules|encore\.gen|\.data|package-lock\.json)$/.test(src);
+
 /** Copies a fixture app without anything an earlier run of it left behind. */
 function copyApp(name: string, to: string): void {
-  cpSync(path.join(appsDir, name), to, {
-    recursive: true,
-    filter: (src) => !/[/\\](node_modules|encore\.gen|\.data|package-lock\.json)$/.test(src),
-  });
+  cpSync(path.join(appsDir, name), to, { recursive: true, filter: notLeftBehind });
+}
+
+/** Whether the app has test files of its own (an app without any passes `test` with none run). */
+function hasTests(name: string): boolean {
+  return readdirSync(path.join(appsDir, name), { recursive: true, encoding: "utf8" }).some((f) => /\.test\.tsx?$/.test(f));
 }
 
 async function npm(args: string[], cwd: string): Promise<void> {
@@ -87,11 +104,11 @@ beforeAll(async () => {
   tarball = path.join(work, packed.output.trim().split("\n").at(-1)!);
   // Every fixture app's dependencies, and the tarball, in one folder above the apps.
   const dependencies: Record<string, string> = { "encore-selfhost": `file:${tarball}` };
-  for (const name of apps) {
+  for (const name of sharedApps) {
     const manifest = JSON.parse(readFileSync(path.join(appsDir, name, "package.json"), "utf8")) as { dependencies?: object; devDependencies?: object };
     Object.assign(dependencies, manifest.dependencies, manifest.devDependencies);
   }
-  cpSync(appsDir, shared, { recursive: true, filter: (src) => !/[/\\](node_modules|encore\.gen|\.data|package-lock\.json)$/.test(src) });
+  for (const name of sharedApps) copyApp(name, path.join(shared, name));
   writeFileSync(path.join(shared, "package.json"), JSON.stringify({ private: true, type: "module", dependencies }, null, 2));
   await npm(["install"], shared);
 }, installMs);
@@ -109,22 +126,32 @@ describe("the installed package", () => {
 });
 
 describe.each(apps)("fixture app %s", (name) => {
-  const app = path.join(shared, name);
-  const bin = path.join(shared, "node_modules", ".bin", "encore-selfhost");
+  const own = ownInstall(name);
+  const app = own ? path.join(work, "own", name) : path.join(shared, name);
+  const bin = path.join(own ? app : shared, "node_modules", ".bin", "encore-selfhost");
 
-  test("serves its endpoints under start, and stops on SIGTERM with exit 0", async () => {
+  if (own) {
+    test("installs the runtime with the documented command, npm install --save-dev <tarball>", async () => {
+      copyApp(name, app);
+      await npm(["install", "--save-dev", tarball], app);
+    }, installMs);
+  }
+
+  test("serves its endpoints under start, and stops on SIGTERM within 2 s with exit 0", async () => {
     const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0" }));
     try {
-      await runChecks(server, checks[name] ?? []);
+      await runChecks(server, expectations[name]?.checks ?? []);
     } finally {
-      expect(await server.stop()).toBe(0);
+      const stopping = Date.now();
+      expect(await server.stop(), server.output()).toBe(0);
+      expect(Date.now() - stopping, server.output()).toBeLessThan(2_000);
     }
   }, 120_000);
 
   test("passes its own tests under test", async () => {
     const { code, output } = await runToEnd(bin, ["test"], app);
     expect(code, output).toBe(0);
-    expect(output).toMatch(/Tests\s+\d+ passed/);
+    expect(output).toMatch(hasTests(name) ? /Tests\s+\d+ passed/ : /No test files found/);
   }, 180_000);
 });
 
@@ -139,7 +166,7 @@ describe("a new user's path, in a folder of its own", () => {
     const source = path.join(app, "hello", "hello.ts");
     const original = readFileSync(source, "utf8");
     try {
-      await runChecks(server, checks["hello-world"] ?? []);
+      await runChecks(server, expectations["hello-world"]!.checks);
       writeFileSync(source, original.replace("Hello ${name}!", "Howdy ${name}!"));
       await runChecks(server, [{ method: "GET", path: "/hello/World", status: 200, bodyContains: "Howdy World!", eventually: true }]);
       expect(server.output()).toMatch(/hello\/hello\.ts changed: restarting/);
@@ -177,7 +204,7 @@ describe("build", () => {
     const env = userEnv({ PORT: "0", DATABASE_URL: process.env.DATABASE_URL!, DATABASE_NAME_PREFIX: prefix });
     const server = await startServing(process.execPath, ["server.mjs"], out, env);
     try {
-      await runChecks(server, checks["rest-sql"] ?? []);
+      await runChecks(server, expectations["rest-sql"]!.checks);
     } finally {
       expect(await server.stop()).toBe(0);
     }
