@@ -73,7 +73,10 @@ export async function disconnectServer(graceMs = 0, closing: ClosingOptions = {}
   embeddedPlainUrl = undefined;
   embeddedHome = undefined;
   consoleLogin = undefined;
-  await session?.release(graceMs);
+  const others = await session?.release(graceMs);
+  if (others?.length) {
+    rootLogger().info({ connections: others }, `embedded PostgreSQL left running: ${others.length} other connection(s) use it`);
+  }
 }
 
 /** The embedded cluster's folder: $DATA_DIR/postgres, which under root may live elsewhere (embeddedClusterHome). */

@@ -1,5 +1,6 @@
 // A process's presence on the embedded cluster outlives a restart of the server.
 import { rmSync } from "node:fs";
+import { connect } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import postgres from "postgres";
@@ -65,3 +66,27 @@ test("the address handed to the app is a plain URL, and the app's own clients st
     await session.release();
   }
 }, 60_000);
+
+test("a connection still logging in is nobody's presence: the last process out stops the server all the same", async () => {
+  const session = await EmbeddedSession.open({ dir, durability: "disposable", connectTimeoutMs: 2000 });
+  const { port } = new URL(session.plainUrl);
+  // A client that sent its startup message and never answers the password request, as a
+  // connection of a process still starting, or one meant for another cluster, looks for a moment.
+  const stalled = connect(Number(port), "127.0.0.1");
+  try {
+    await new Promise<void>((resolve, reject) => stalled.once("data", () => resolve()).once("error", reject).write(startupMessage("postgres")));
+    const others = await session.release();
+    expect(others).toEqual([]);
+    expect((await startCluster({ dir, durability: "disposable" })).started).toBe(true); // it had been stopped
+  } finally {
+    stalled.destroy();
+  }
+}, 60_000);
+
+/** PostgreSQL's startup message (protocol 3.0) for `user` on the database of the same name. */
+function startupMessage(user: string): Buffer {
+  const body = Buffer.concat([Buffer.from([0, 3, 0, 0]), Buffer.from(`user\0${user}\0\0`)]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  return Buffer.concat([length, body]);
+}

@@ -52,11 +52,11 @@ export class EmbeddedSession {
    * connection while the process is still in charge, rather than the server
    * vanishing under them, and they no longer count as another user of the cluster.
    */
-  async release(graceMs = 0): Promise<void> {
+  async release(graceMs = 0): Promise<OtherUsers> {
     await this.presence.close();
     const admin = new pg.Client({ connectionString: this.url });
     admin.on("error", () => {});
-    let othersConnected = false;
+    let others: OtherUsers = [];
     try {
       await admin.connect();
       await untilIdle(admin, graceMs);
@@ -65,20 +65,28 @@ export class EmbeddedSession {
          WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND application_name = $1`,
         [applicationName],
       );
-      const { rows } = await admin.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND application_name IS DISTINCT FROM $1`,
+      // A connection still logging in ('starting': its application name is not known yet)
+      // is nobody's presence: it may be this process's own app retrying a query, or a
+      // client meant for another cluster that will fail the password.
+      const { rows } = await admin.query<OtherUsers[number]>(
+        `SELECT pid, application_name AS "applicationName", state FROM pg_stat_activity
+         WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND application_name IS DISTINCT FROM $1
+           AND state IS DISTINCT FROM 'starting'`,
         [applicationName],
       );
-      othersConnected = rows[0]!.n > 0;
+      others = rows;
     } catch {
       // The server is not answering: stopping it is all that is left to do.
     } finally {
       await admin.end().catch(() => {});
     }
-    if (!othersConnected) await stopCluster(this.options.dir);
+    if (others.length === 0) await stopCluster(this.options.dir);
+    return others;
   }
 }
+
+/** The connections of other processes that kept the server running at release: empty when it was stopped. */
+export type OtherUsers = ReadonlyArray<{ readonly pid: number; readonly applicationName: string | null; readonly state: string | null }>;
 
 /** Waits, up to `graceMs`, until none of this process's other connections is running a query or in a transaction. */
 async function untilIdle(admin: pg.Client, graceMs: number): Promise<void> {
