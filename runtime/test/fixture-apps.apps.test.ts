@@ -62,8 +62,14 @@ function hasTests(name: string): boolean {
   return readdirSync(path.join(appsDir, name), { recursive: true, encoding: "utf8" }).some((f) => /\.test\.tsx?$/.test(f));
 }
 
+/**
+ * Runs npm. --prefer-offline: package metadata the cache already holds (from the shared
+ * install, which ran first) is used as it is, so every install in a run resolves the
+ * same versions, and a version the registry lists but cannot serve yet (seen while a
+ * family of packages such as @aws-sdk/* is being published) does not fail one install.
+ */
 async function npm(args: string[], cwd: string): Promise<void> {
-  const { code, output } = await runToEnd("npm", [...args, "--no-audit", "--no-fund"], cwd);
+  const { code, output } = await runToEnd("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], cwd);
   expect(code, output).toBe(0);
 }
 
