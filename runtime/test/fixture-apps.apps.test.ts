@@ -63,6 +63,24 @@ function hasTests(name: string): boolean {
 }
 
 /**
+ * Gives a folder about to be installed the versions this repository's lockfile holds, as a
+ * package-lock.json an app would have: npm keeps a locked version wherever it satisfies the
+ * ranges and resolves the rest. The runtime's dependencies are then the versions the suites
+ * ran with, and a package the registry lists before it can serve one of its dependencies
+ * (an @aws-sdk release pinning a sibling not yet published) fails no install.
+ */
+function seedLockfile(folder: string): void {
+  const repoLock = JSON.parse(readFileSync(path.join(runtimeDir(), "..", "package-lock.json"), "utf8")) as { packages: Record<string, { link?: boolean }> };
+  const manifest = JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8")) as { dependencies?: object; devDependencies?: object };
+  const packages: Record<string, unknown> = { "": { dependencies: manifest.dependencies, devDependencies: manifest.devDependencies } };
+  for (const [key, entry] of Object.entries(repoLock.packages)) {
+    // Hoisted packages only; the runtime itself (a workspace link here) comes from the tarball.
+    if (key.startsWith("node_modules/") && !entry.link && !key.startsWith("node_modules/encore-selfhost")) packages[key] = entry;
+  }
+  writeFileSync(path.join(folder, "package-lock.json"), JSON.stringify({ lockfileVersion: 3, requires: true, packages }, null, 1));
+}
+
+/**
  * Runs npm. --prefer-offline: package metadata the cache already holds (from the shared
  * install, which ran first) is used as it is, so every install in a run resolves the
  * same versions, and a version the registry lists but cannot serve yet (seen while a
@@ -116,6 +134,7 @@ beforeAll(async () => {
   }
   for (const name of sharedApps) copyApp(name, path.join(shared, name));
   writeFileSync(path.join(shared, "package.json"), JSON.stringify({ private: true, type: "module", dependencies }, null, 2));
+  seedLockfile(shared);
   await npm(["install"], shared);
 }, installMs);
 
@@ -139,6 +158,7 @@ describe.each(apps)("fixture app %s", (name) => {
   if (own) {
     test("installs the runtime with the documented command, npm install --save-dev <tarball>", async () => {
       copyApp(name, app);
+      seedLockfile(app);
       await npm(["install", "--save-dev", tarball], app);
     }, installMs);
   }
@@ -166,6 +186,7 @@ describe("a new user's path, in a folder of its own", () => {
 
   test("npm install <tarball>, then npx encore-selfhost run serves the app and restarts it on a change, and npx encore-selfhost test passes", async () => {
     copyApp("hello-world", app);
+    seedLockfile(app);
     await npm(["install", tarball], app);
     // A fixed port: the app listens on it again after each restart.
     const server = await startServing("npx", ["encore-selfhost", "run"], app, userEnv({ PORT: String(await closedPort()) }));
