@@ -24,10 +24,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `run` in the copy; DATABASE_URL, so that it starts no embedded cluster (the app has no database). */
-function startRun(args: readonly string[], env: Record<string, string> = {}): Spawned {
+/**
+ * `run` in the copy; DATABASE_URL, so that it starts no embedded cluster (the app has no database).
+ * `group`: in a process group of its own, which `stop` signals whole, as Ctrl-C on a terminal does.
+ */
+function startRun(args: readonly string[], env: Record<string, string> = {}, group = false): Spawned {
   const main = path.join(runtimeDir(), "cli", "main.mjs");
-  return spawnCommand(process.execPath, [main, "run", ...args], app, userEnv({ DATABASE_URL: process.env.DATABASE_URL!, LOG_LEVEL: "info", ...env }));
+  return spawnCommand(process.execPath, [main, "run", ...args], app, userEnv({ DATABASE_URL: process.env.DATABASE_URL!, LOG_LEVEL: "info", ...env }), group);
 }
 
 /** An address of this machine other than loopback, which another machine on its network could reach. */
@@ -118,4 +121,17 @@ test.runIf(external !== undefined)(`with HOST=0.0.0.0, run's app answers on ${ex
   } finally {
     await run.stop("SIGTERM");
   }
+}, 180_000);
+
+test("Ctrl-C twice while the app is still stopping: run and its app each finish their stop, exit 0", async () => {
+  // SHUTDOWN_DELAY_MS: the app goes on serving for 3 s after the first signal, so the second
+  // Ctrl-C comes while it stops; run meanwhile passes SIGTERM on to it, another signal again.
+  const run = startRun(["--no-dashboard"], { PORT: String(await closedPort()), SHUTDOWN_DELAY_MS: "3000" }, true);
+  await whenListening(run, 120_000);
+  process.kill(-run.child.pid!, "SIGINT");
+  await whenLogged(run, /"msg":"(shutting down)"/, "shutting down", 30_000);
+  expect(await run.stop("SIGINT"), run.output()).toBe(0);
+  expect(run.output()).toContain("[run] already stopping: waiting for the app to finish its stop");
+  expect(run.output()).toContain('"msg":"already stopping; the signal changes nothing"');
+  expect(run.output()).toMatch(/"msg":"stopped"/);
 }, 180_000);

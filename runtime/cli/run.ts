@@ -35,6 +35,8 @@ import { landBundle, removeOtherBuilds } from "./server-bundle.ts";
 const settleMs = 150;
 /** How long the app has to stop before it is killed. */
 const stopGraceMs = 30_000;
+/** How long, once the app has exited, its output may take to close. */
+const outputCloseMs = 1_000;
 /** Where the app listens without HOST. */
 const loopbackHost = "127.0.0.1";
 
@@ -72,8 +74,9 @@ try {
   // Where it lives: $DATA_DIR/postgres, or (as root, in a private folder) elsewhere, which the app's own log says why.
   if (session) say(`embedded PostgreSQL at ${session.home.dir}, kept running across restarts`);
   watchSources();
-  process.once("SIGINT", () => void stop());
-  process.once("SIGTERM", () => void stop());
+  // For the whole stop, not once: without a listener, a second Ctrl-C would end run at once,
+  // before its app had stopped and with the embedded cluster left running. stopGraceMs bounds it.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop());
 } catch (err) {
   say(`start-up failed: ${(err as Error).message}`);
   await stop(1);
@@ -122,13 +125,17 @@ function startChild(bundle: string): void {
   });
   // The app logs JSON lines; on a terminal they are made readable, elsewhere left as they are.
   proc.stdout!.pipe(process.stdout.isTTY ? PinoPretty({ colorize: true, ignore: "pid,hostname", sync: true }) : process.stdout);
-  const exited = new Promise<void>((resolve) =>
+  const exited = new Promise<void>((resolve) => {
     proc.once("exit", (code, signal) => {
       if (child?.process === proc && !child.stopRequested) say(`the app exited (${signal ?? `code ${code}`}); it starts again on the next change`);
       if (child?.process === proc) child = undefined;
-      resolve();
-    }),
-  );
+      // Its last lines (how its stop went) may still be in the pipe when it exits: they are
+      // passed on once its output closes, before run itself exits. A process the app started
+      // may hold the pipe open, hence the bound.
+      setTimeout(resolve, outputCloseMs);
+    });
+    proc.once("close", () => resolve());
+  });
   child = { process: proc, bundle, exited };
 }
 
@@ -178,7 +185,10 @@ function isBuildInput(file: string): boolean {
 }
 
 async function stop(exitCode = 0): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    say("already stopping: waiting for the app to finish its stop");
+    return;
+  }
   stopping = true;
   await stopWatching();
   await building?.catch(() => {});

@@ -15,6 +15,9 @@ export function stopSignalled(): boolean {
   return signalled;
 }
 
+/** The signals that stop the server. */
+const stopSignals: readonly NodeJS.Signals[] = ["SIGTERM", "SIGINT"];
+
 /**
  * Resolves `delayMs` after the first SIGTERM or SIGINT, from which point the process exits
  * within delayMs + shutdownTimeoutMs whatever happens. During the delay (SHUTDOWN_DELAY_MS)
@@ -22,12 +25,23 @@ export function stopSignalled(): boolean {
  * of rotation while it still accepts what they send meanwhile; then the stop proper begins.
  * A signal during start-up is acted on once start-up has finished, so nothing is left
  * half-opened.
+ *
+ * The listeners stay for the life of the process, and later signals are only logged: with
+ * no listener left, Node would let a signal end the process at once (exit 143), cutting the
+ * stop short. That is what a second Ctrl-C, `run` passing SIGTERM on after the terminal's
+ * SIGINT, or a library's own stop would do: Apollo Server, on SIGTERM, stops itself, removes
+ * its listener and sends the signal to the process again. A library removing every listener
+ * of the signal (removeAllListeners) gets this one back at once.
  */
 export function watchStopSignals(delayMs = 0): Promise<void> {
   return new Promise((resolve) => {
-    const onSignal = (signal: string) => {
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", onSignal);
+    let received: NodeJS.Signals | null = null;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received !== null) {
+        rootLogger().info({ signal, stopping: received }, "already stopping; the signal changes nothing");
+        return;
+      }
+      received = signal;
       signalled = true;
       rootLogger().info({ signal, ...(delayMs > 0 && { acceptingForMs: delayMs }) }, "shutting down");
       const timer = setTimeout(() => {
@@ -38,8 +52,10 @@ export function watchStopSignals(delayMs = 0): Promise<void> {
       if (delayMs === 0) resolve();
       else setTimeout(resolve, delayMs);
     };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
+    for (const signal of stopSignals) process.on(signal, onSignal);
+    process.on("removeListener", (event: string | symbol, listener: unknown) => {
+      if (listener === onSignal && stopSignals.includes(event as NodeJS.Signals)) process.on(event, onSignal);
+    });
   });
 }
 
@@ -49,7 +65,7 @@ export function watchStopSignals(delayMs = 0): Promise<void> {
  * storage and the databases after the last write (while the app retries queries that
  * could not reach the server, up to 9 s after the stop began: trackInFlight),
  * give the app's own pools their grace period, stop the embedded cluster unless
- * another process uses it, and exit: 0, or 1 when a step failed.
+ * another process uses it, and exit: 0 (logging "stopped"), or 1 when a step failed.
  *
  * The exit is explicit: the app's own handles (a pool it never ends, a timer) must
  * not keep a stopped server running until the timeout. And while stopping, an error
@@ -77,6 +93,7 @@ export async function stopAndExit(closeServer: () => Promise<void>): Promise<nev
     log.error({ err }, "shutdown failed");
     code = 1;
   }
+  if (code === 0) log.info("stopped");
   process.exit(code);
 }
 
