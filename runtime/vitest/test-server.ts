@@ -14,6 +14,7 @@ import { declaredMigrations, migrationTracking } from "../internal/sql/databases
 import { startCluster, stopCluster } from "../internal/sql/embedded/cluster.ts";
 import { isAlive } from "../internal/sql/embedded/postmaster.ts";
 import { applyMigrations, type Migration, type MigrationTracking } from "../internal/sql/migrations.ts";
+import { explainOnEmbeddedServer } from "../internal/sql/missing-extension.ts";
 import { PostgresDriver } from "../internal/sql/postgres-driver.ts";
 import { dropDatabases } from "./databases.ts";
 import { tempDataDir } from "./temp-dir.ts";
@@ -33,6 +34,13 @@ export async function prepareTestServer(
   appRoot: string,
   meta: AppMeta,
 ): Promise<{ server: TestDatabaseServer; teardown: () => Promise<void> }> {
+  // Read before any server is started: a migrations folder that cannot be read stops the run here.
+  const templatePrefix = `tmpl_${randomBytes(3).toString("hex")}_`;
+  const templates: { name: string; migrations: Migration[]; tracking?: MigrationTracking }[] = [
+    ...meta.databases.map((d) => ({ name: d.name, migrations: declaredMigrations(appRoot, d), tracking: migrationTracking(d) })),
+    { name: pubsubDatabaseName, migrations: pubsubMigrations },
+    { name: cronDatabaseName, migrations: cronMigrations },
+  ];
   const external = process.env.TEST_DATABASE_URL?.trim();
   let url: string;
   let folder: string | undefined;
@@ -45,24 +53,21 @@ export async function prepareTestServer(
     writeFileSync(path.join(folder, "runner.pid"), String(process.pid));
     url = (await startCluster({ dir: path.join(folder, "cluster"), durability: "disposable" })).url;
   }
-  const templatePrefix = `tmpl_${randomBytes(3).toString("hex")}_`;
-  const templates: { name: string; migrations: Migration[]; tracking?: MigrationTracking }[] = [
-    ...meta.databases.map((d) => ({ name: d.name, migrations: declaredMigrations(appRoot, d), tracking: migrationTracking(d) })),
-    { name: pubsubDatabaseName, migrations: pubsubMigrations },
-    { name: cronDatabaseName, migrations: cronMigrations },
-  ];
-  await Promise.all(templates.map((t) => makeTemplate(url, templatePrefix + t.name, t.migrations, t.tracking)));
-  return {
-    server: { url, templatePrefix, templates: templates.map((t) => t.name) },
-    teardown: async () => {
-      if (folder) {
-        await stopCluster(path.join(folder, "cluster"));
-        rmSync(folder, { recursive: true, force: true });
-      } else {
-        await dropDatabases(url, templates.map((t) => templatePrefix + t.name));
-      }
-    },
+  const teardown = async () => {
+    if (folder) {
+      await stopCluster(path.join(folder, "cluster"));
+      rmSync(folder, { recursive: true, force: true });
+    } else {
+      await dropDatabases(url, templates.map((t) => templatePrefix + t.name));
+    }
   };
+  const made = await Promise.allSettled(templates.map((t) => makeTemplate(url, templatePrefix + t.name, t.migrations, t.tracking)));
+  const failed = made.find((m) => m.status === "rejected");
+  if (failed) {
+    await teardown().catch(() => {}); // a run that cannot start leaves no cluster or template behind
+    throw external ? failed.reason : explainOnEmbeddedServer(failed.reason, "TEST_DATABASE_URL");
+  }
+  return { server: { url, templatePrefix, templates: templates.map((t) => t.name) }, teardown };
 }
 
 async function makeTemplate(

@@ -157,5 +157,10 @@ export function objectProviderCases(provider: string, harness: () => ObjectProvi
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("public");
     });
+
+    test("the public URL of the empty name is the bucket's base, where every object's URL starts, as Encore joins them", () => {
+      const { provider, files, publicPrefix } = harness();
+      expect(provider.publicUrl(files, "")).toBe(publicPrefix);
+    });
   });
 }

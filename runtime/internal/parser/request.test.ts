@@ -94,6 +94,8 @@ describe("field locations", () => {
     expect(endpoint.methods).toEqual(["*"]);
     expect(endpoint.pathParams).toEqual([{ name: "rest", wildcard: true }]);
     expect(endpoint.request?.fields.map((f) => f.location)).toEqual(["path", "body"]);
+    // Absent when it matched nothing ("/rest/" for "/rest/*rest"), as in Encore: not required on the wire.
+    expect(endpoint.request?.path).not.toHaveProperty("required");
   });
 
   it("uses the query string when any method lacks a body", () => {

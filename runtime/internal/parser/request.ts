@@ -60,9 +60,12 @@ export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: Req
     }
   }
 
+  // A wildcard or fallback segment that matched nothing ("/" for "/!path") is absent, as in
+  // Encore, whose router then takes the route without the segment; its field cannot be required.
+  const mayBeAbsent = new Set(input.pathParams.filter((param) => param.wildcard).map((param) => param.name));
   return {
     fields: placed.map(({ field }) => field),
-    path: locationSchema(app, placed, "path"),
+    path: locationSchema(app, placed, "path", mayBeAbsent),
     query: locationSchema(app, placed, "query"),
     headers: locationSchema(app, placed, "header"),
     body: locationSchema(app, placed, "body"),
@@ -130,7 +133,12 @@ function scalarKind(schema: JSONSchema | undefined): "scalar" | "date" | undefin
   return type === "string" || type === "number" || type === "boolean" ? "scalar" : undefined;
 }
 
-function locationSchema(app: AppProgram, placed: readonly PlacedField[], location: FieldLocation): JSONSchema | null {
+function locationSchema(
+  app: AppProgram,
+  placed: readonly PlacedField[],
+  location: FieldLocation,
+  mayBeAbsent: ReadonlySet<string> = new Set(),
+): JSONSchema | null {
   const here = placed.filter(({ field }) => field.location === location);
   if (here.length === 0) return null;
   const seen = new Map<string, string>();
@@ -141,7 +149,7 @@ function locationSchema(app: AppProgram, placed: readonly PlacedField[], locatio
     }
     seen.set(field.wireName, field.name);
   }
-  return objectSchema(here.map(({ field, property }) => [field.wireName, property.schema, field.optional]));
+  return objectSchema(here.map(({ field, property }) => [field.wireName, property.schema, field.optional || mayBeAbsent.has(field.name)]));
 }
 
 /** The whole request keeps the name of its type, for generated clients (which leave its path fields out). */

@@ -72,7 +72,8 @@ export class ApiCallRequest implements TrackedRequest {
     const params: Values = {};
     for (const { name, wildcard } of this.endpoint.pathParams) {
       const value = this.routeParams ? this.routeParams[wildcard ? "*" : name] : this.payload?.[name];
-      if (value !== undefined) params[name] = value;
+      // A wildcard that matched nothing ("/" for "/!path") is absent, as Encore reports it.
+      if (value !== undefined && !(wildcard && value === "")) params[name] = value;
     }
     return params;
   }

@@ -11,6 +11,7 @@ import { clusterFiles } from "./embedded/initdb.ts";
 import { EmbeddedSession } from "./embedded/session.ts";
 import { trackInFlight, type ClosingOptions, type TrackedDriver } from "./in-flight.ts";
 import { applyMigrations, readMigrations, type Migration, type MigrationTracking } from "./migrations.ts";
+import { explainOnEmbeddedServer } from "./missing-extension.ts";
 import { guardUnheardPgErrors } from "./pg-error-guard.ts";
 import { PostgresDriver } from "./postgres-driver.ts";
 import { readPrismaMigrations } from "./prisma-migrations.ts";
@@ -238,7 +239,7 @@ async function open(name: string): Promise<TrackedDriver> {
     opened.set(name, { name, driver, applied });
   } catch (err) {
     await driver.close();
-    throw err;
+    throw config().databaseUrl ? err : explainOnEmbeddedServer(err, "DATABASE_URL");
   }
   return driver;
 }

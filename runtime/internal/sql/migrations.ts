@@ -12,9 +12,13 @@ export interface Migration {
 }
 
 export class MigrationError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The migration that failed to apply, relative to the app root; absent for other failures. */
+  readonly file: string | undefined;
+
+  constructor(message: string, options?: { cause?: unknown; file?: string }) {
     super(message, options);
     this.name = "MigrationError";
+    this.file = options?.file;
   }
 }
 
@@ -89,7 +93,7 @@ export async function applyMigrations(
       try {
         await tx.execScript(migration.sql);
       } catch (err) {
-        throw new MigrationError(`migration ${migration.file} failed: ${(err as Error).message}`, { cause: err });
+        throw new MigrationError(`migration ${migration.file} failed: ${(err as Error).message}`, { cause: err, file: migration.file });
       }
       const record =
         tracking === "latest"

@@ -134,9 +134,13 @@ export class Bucket
     await provider.remove(spec, name);
   }
 
-  /** Where anyone can fetch the object; throws for a bucket that is not public. */
+  /**
+   * Where anyone can fetch the object; throws for a bucket that is not public. The empty
+   * name gives the bucket's base, where every object's URL starts: Encore joins base and
+   * name without checking the name (runtimes/core/src/objects/mod.rs, public_url).
+   */
   publicUrl(name: string): string {
-    checkObjectName(name);
+    if (name !== "") checkObjectName(name);
     const spec = this.spec();
     if (!spec.public) {
       throw new InvalidArgument(`bucket "${spec.name}" is not public: declare it with { public: true }, or hand out signedDownloadUrl()`);

@@ -13,9 +13,10 @@ import { buildHttpServer } from "../http-server.ts";
 
 const str: JSONSchema = { type: "string" };
 const obj = (properties: Record<string, JSONSchema>, required: string[]): JSONSchema => ({ type: "object", properties, required });
-const pathRequest = (name: string) => ({
+/** `wildcard`: the parser's path schema leaves a wildcard's field unrequired, as it is absent when it matched nothing. */
+const pathRequest = (name: string, wildcard = false) => ({
   fields: [{ name, location: "path" as const, wireName: name, optional: false }],
-  path: obj({ [name]: str }, [name]),
+  path: obj({ [name]: str }, wildcard ? [] : [name]),
   query: null,
   headers: null,
   body: null,
@@ -48,8 +49,8 @@ const endpoints: Endpoint[] = [
   endpoint("main", { kind: "typed", path: "/:x/y", pathParams: [{ name: "x", wildcard: false }], request: pathRequest("x"), response: obj({ main: str }, ["main"]) },
     async ({ x }: { x: string }) => ({ main: x })),
   endpoint("assets", { kind: "static", methods: ["GET", "HEAD"], path: "/assets/*file", pathParams: [{ name: "file", wildcard: true }], static: { dir: "assets" } }, {}),
-  endpoint("app", { kind: "typed", path: "/app/!rest", pathParams: [{ name: "rest", wildcard: true, fallback: true }], request: pathRequest("rest"), response: obj({ rest: str }, ["rest"]) },
-    async ({ rest }: { rest: string }) => ({ rest })),
+  endpoint("app", { kind: "typed", path: "/app/!rest", pathParams: [{ name: "rest", wildcard: true, fallback: true }], request: pathRequest("rest", true), response: obj({ rest: str, given: { type: "boolean" } }, ["rest", "given"]) },
+    async (params: { rest: string }) => ({ rest: params.rest, given: "rest" in params })),
   endpoint("frontend", { path: "/!page", pathParams: [{ name: "page", wildcard: true, fallback: true }] },
     (req: IncomingMessage, res: ServerResponse) => {
       const meta = currentRequest();
@@ -79,8 +80,9 @@ describe("a fallback route", () => {
     expect(await get("/docs/guide/intro?x=1")).toEqual({ status: 200, body: 'frontend /docs/guide/intro?x=1 {"page":"docs/guide/intro"}' });
   });
 
-  test("answers the bare root too: its segment may be empty", async () => {
-    expect(await get("/")).toEqual({ status: 200, body: 'frontend / {"page":""}' });
+  test("answers the bare root too, without its parameter, as Encore's route without the segment does", async () => {
+    expect(await get("/")).toEqual({ status: 200, body: "frontend / {}" });
+    expect(await get("/?x=1")).toEqual({ status: 200, body: "frontend /?x=1 {}" });
   });
 
   test("does not shadow a one-segment raw route served on the fast lane", async () => {
@@ -104,11 +106,14 @@ describe("a fallback route", () => {
 
   test("does not win over a parameter where a literal segment of its prefix matches", async () => {
     expect(JSON.parse((await get("/app/y")).body)).toEqual({ main: "app" });
-    expect(JSON.parse((await get("/app/deep/link")).body)).toEqual({ rest: "deep/link" });
+    expect(JSON.parse((await get("/app/deep/link")).body)).toEqual({ rest: "deep/link", given: true });
   });
 
-  test("a typed fallback gets the rest of the path, even empty, as its field", async () => {
-    expect(JSON.parse((await get("/app/")).body)).toEqual({ rest: "" });
+  test("a typed fallback gets the rest of the path as its field, and no field when the rest is empty, as in Encore", async () => {
+    expect(JSON.parse((await get("/app/intro")).body)).toEqual({ rest: "intro", given: true });
+    const empty = await get("/app/");
+    expect(empty.status).toBe(200);
+    expect(JSON.parse(empty.body)).toEqual({ given: false });
   });
 
   test("answers only its own methods: another method of an unmatched path is 404", async () => {

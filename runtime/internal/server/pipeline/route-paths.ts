@@ -3,7 +3,12 @@ import type { EndpointMeta } from "../../meta/types.ts";
 
 const anyMethod: HTTPMethods[] = ["DELETE", "GET", "HEAD", "PATCH", "POST", "PUT", "OPTIONS"];
 
-/** Encore path syntax to Fastify's: "/files/*path" and "/!path" become "/files/*" and "/*". */
+/**
+ * Encore path syntax to Fastify's: "/files/*path" and "/!path" become "/files/*" and "/*".
+ * Fastify's "*" also matches an empty rest ("/" for "/*"), with "" as its value. Encore
+ * registers such a path twice, with and without the segment (runtimes/core/src/api/paths.rs),
+ * so "/" takes the route without it and the parameter is absent: the endpoints leave it out.
+ */
 export function toFastifyPath(path: string): string {
   return path.replace(/\/[*!][A-Za-z0-9_]+$/, "/*");
 }

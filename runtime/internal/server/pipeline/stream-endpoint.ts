@@ -117,7 +117,7 @@ function compileHandshake(endpoint: Endpoint, ctx: RouteContext, wss: WebSocketS
     let params: Source | undefined;
     if (decode) {
       if (readsForwardedFor) settleForwardedFor(req, ctx.trustProxy);
-      if (wildcard !== undefined) routeParams[wildcard] = routeParams["*"];
+      if (wildcard !== undefined && routeParams["*"] !== "") routeParams[wildcard] = routeParams["*"];
       params = decode({ path: routeParams, query, headers: req.headers as Source, body: undefined });
     }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {

@@ -39,7 +39,8 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     let params: Source | undefined;
     if (paramsOf) {
       const path = req.params as Source;
-      if (wildcard !== undefined) path[wildcard] = path["*"];
+      // A wildcard that matched nothing is left absent, as in Encore (see toFastifyPath).
+      if (wildcard !== undefined && path["*"] !== "") path[wildcard] = path["*"];
       params = paramsOf(req.raw, {
         path,
         query: req.query as Source,
