@@ -134,6 +134,8 @@ describe.each(apps)("fixture app %s", (name) => {
     test("installs the runtime with the documented command, npm install --save-dev <tarball>", async () => {
       copyApp(name, app);
       await npm(["install", "--save-dev", tarball], app);
+      // Every package the app names is installed within the range it pins, and every peer satisfied.
+      await npm(["ls"], app);
     }, installMs);
   }
 
