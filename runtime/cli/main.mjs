@@ -34,9 +34,9 @@ secret each time run starts; the browser keeps it across the app's restarts):
 
 Serves the app from a bundle in encore.gen/build, building it first when the app's or
 the runtime's sources changed. NODE_ENV=production makes missing secrets fatal.
-Under a process manager (systemd, pm2, a container), run node_modules/.bin/${bin} start
-itself, not npm start or npx ${bin} start: a SIGTERM sent to npm does not reach the
-server, which goes on running.`,
+Under a process manager (systemd, pm2, a container), run
+node_modules/.bin/${bin} start itself, not npm start or npx ${bin} start:
+a SIGTERM sent to npm does not reach the server, which goes on running.`,
     main: () => import("./start.mjs"),
   },
   test: {
@@ -46,7 +46,8 @@ server, which goes on running.`,
 Runs \`vitest run\` in the app with encore.dev/* and ~encore/* resolved to this runtime,
 one PostgreSQL server for the run (an embedded cluster in a temporary folder, or
 TEST_DATABASE_URL's server) and fresh databases for each test file. The app's own
-vitest.config.* or vite.config.* is used when it has one. Example:
+vitest (1.3.1 to 4) runs, with its vitest.config.* or vite.config.* when it has one. An
+app with no test files passes, saying so, even without vitest installed. Example:
   ${bin} test url/ --reporter=verbose`,
     main: async (args) => (await import("./test.mjs")).runTests(args),
   },
