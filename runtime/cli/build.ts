@@ -24,7 +24,9 @@ try {
   const shown = path.relative(process.cwd(), out) || ".";
   console.log(`built ${shown}: server.mjs and ${Object.keys(dependencies).length} npm dependencies, production mode
 run it:   cd ${shown} && npm install --omit=dev && DATABASE_URL=postgres://... node server.mjs
-or:       docker build -t my-app ${shown} && docker run -e DATABASE_URL=postgres://... -p 4000:4000 my-app`);
+or:       docker build -t my-app ${shown} && docker run -e DATABASE_URL=postgres://... -p 4000:4000 my-app
+under a process manager (systemd, pm2, a container), run node server.mjs itself, not npm start or npx:
+a SIGTERM sent to npm does not reach the server, which goes on running`);
 } catch (err) {
   console.error(`build failed: ${err instanceof ParseError ? err.message : (err as Error).message}`);
   process.exitCode = 1;

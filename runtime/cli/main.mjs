@@ -34,8 +34,9 @@ secret each time run starts; the browser keeps it across the app's restarts):
 
 Serves the app from a bundle in encore.gen/build, building it first when the app's or
 the runtime's sources changed. NODE_ENV=production makes missing secrets fatal.
-Process managers should run node_modules/.bin/${bin} start directly (npm does not
-forward SIGTERM through its shell).`,
+Under a process manager (systemd, pm2, a container), run
+node_modules/.bin/${bin} start itself, not npm start or npx ${bin} start:
+a SIGTERM sent to npm does not reach the server, which goes on running.`,
     main: () => import("./start.mjs"),
   },
   test: {
@@ -45,7 +46,8 @@ forward SIGTERM through its shell).`,
 Runs \`vitest run\` in the app with encore.dev/* and ~encore/* resolved to this runtime,
 one PostgreSQL server for the run (an embedded cluster in a temporary folder, or
 TEST_DATABASE_URL's server) and fresh databases for each test file. The app's own
-vitest.config.* or vite.config.* is used when it has one. Example:
+vitest (1.3.1 to 4) runs, with its vitest.config.* or vite.config.* when it has one. An
+app with no test files passes, saying so, even without vitest installed. Example:
   ${bin} test url/ --reporter=verbose`,
     main: async (args) => (await import("./test.mjs")).runTests(args),
   },
@@ -82,7 +84,9 @@ ${bin} cron --list       list jobs, next ticks and last runs`,
 Writes a folder (default encore.gen/deploy) that runs with node alone: the server bundle,
 the app's metadata, migrations and static files, a package.json listing only the npm
 packages the bundle imports, and a Dockerfile. It runs in production mode: DATABASE_URL
-and every secret the app reads must be set.`,
+and every secret the app reads must be set. Under a process manager, run node server.mjs
+in that folder itself, as its Dockerfile does, not npm start: a SIGTERM sent to npm does
+not reach the server.`,
     main: (args) => typeScript("build.ts", args),
   },
 };

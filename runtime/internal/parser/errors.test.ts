@@ -184,6 +184,27 @@ describe("parse errors name file, line and construct", () => {
     }
   });
 
+  it("names the installed encore.dev, and the release a module came with, when the app imports a newer module", () => {
+    // An encore.dev as 1.46 published it: its exports end before encore.dev/metrics (1.53.0).
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "parser-old-sdk-"));
+    try {
+      const sdk = path.join(root, "node_modules", "encore.dev");
+      fs.mkdirSync(path.join(sdk, "service"), { recursive: true });
+      const exports = { ".": { types: "./mod.ts" }, "./service": { types: "./service/mod.ts" } };
+      fs.writeFileSync(path.join(sdk, "package.json"), JSON.stringify({ name: "encore.dev", version: "1.46.22", type: "module", exports }));
+      fs.writeFileSync(path.join(sdk, "mod.ts"), "export {};\n");
+      fs.writeFileSync(path.join(sdk, "service", "mod.ts"), "export class Service { constructor(readonly name: string) {} }\n");
+      fs.mkdirSync(path.join(root, "svc"));
+      fs.writeFileSync(path.join(root, "svc/encore.service.ts"), 'import { Service } from "encore.dev/service";\nexport default new Service("svc");\n');
+      fs.writeFileSync(path.join(root, "svc/metrics.ts"), 'import { Counter } from "encore.dev/metrics";\nexport const hits = new Counter("hits");\n');
+      expect(parseError(root).message).toBe(
+        'svc/metrics.ts:1: cannot resolve "encore.dev/metrics": the installed encore.dev 1.46.22 predates it (it came with encore.dev 1.53.0): npm install encore.dev@latest',
+      );
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("rejects an app root that does not exist", () => {
     expect(() => parseApp(fixture("no-such-app"))).toThrow(ParseError);
   });

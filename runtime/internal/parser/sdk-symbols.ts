@@ -1,4 +1,5 @@
 import ts from "typescript";
+import { firstPublishedIn } from "./encore-dev-modules.mjs";
 import { errorAt } from "./errors.ts";
 import type { AppProgram } from "./program.ts";
 
@@ -68,8 +69,18 @@ export function checkSdkResolves(app: AppProgram): void {
       const specifier = statement.moduleSpecifier.text;
       if (specifier !== "encore.dev" && !specifier.startsWith("encore.dev/")) continue;
       if (!app.checker.getSymbolAtLocation(statement.moduleSpecifier)) {
-        throw errorAt(app.appRoot, statement.moduleSpecifier, `cannot resolve "${specifier}": is the encore.dev package installed?`);
+        throw errorAt(app.appRoot, statement.moduleSpecifier, `cannot resolve "${specifier}": ${whyUnresolved(app, file, specifier)}`);
       }
     }
   }
+}
+
+/** An encore.dev older than the module it is asked for, or no encore.dev at all. */
+function whyUnresolved(app: AppProgram, file: ts.SourceFile, specifier: string): string {
+  const options = app.program.getCompilerOptions();
+  const installed = ts.resolveModuleName("encore.dev", file.fileName, options, ts.sys).resolvedModule?.packageId?.version;
+  if (!installed) return "is the encore.dev package installed?";
+  const since = firstPublishedIn[specifier];
+  if (!since) return `the installed encore.dev ${installed} does not resolve it: reinstall encore.dev`;
+  return `the installed encore.dev ${installed} predates it (it came with encore.dev ${since}): npm install encore.dev@latest`;
 }
