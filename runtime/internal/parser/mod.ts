@@ -15,6 +15,7 @@ import { checkSdkResolves } from "./sdk-symbols.ts";
 import { findServiceCalls } from "./service-calls.ts";
 import { findServices } from "./services.ts";
 import { checkSupportedImports } from "./unsupported-imports.ts";
+import { checkUnreadFiles } from "./unread-files.ts";
 
 export { ParseError } from "./errors.ts";
 export { toOpenAPI } from "./openapi.ts";
@@ -27,6 +28,7 @@ export { toOpenAPI } from "./openapi.ts";
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
+  checkUnreadFiles(app);
   checkEncoreDevImports(app);
   checkSdkResolves(app);
   checkSupportedImports(app);
