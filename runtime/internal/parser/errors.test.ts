@@ -140,7 +140,25 @@ const CASES: readonly Case[] = [
     fixture: "unexported-endpoint",
     file: "svc/api.ts",
     at: "const hidden",
-    message: "API endpoints must be declared as `export const name = api(...)`",
+    message: "API endpoints must be declared as `export const name = api(...)` at the top level of a file",
+  },
+  {
+    fixture: "nested-endpoint",
+    file: "svc/api.ts",
+    at: "return api(",
+    message: "API endpoints must be declared as `export const name = api(...)` at the top level of a file",
+  },
+  {
+    fixture: "unknown-api-kind",
+    file: "svc/api.ts",
+    at: "api.frontend(",
+    message: "api.frontend is not a kind of endpoint encore.dev has (api, api.raw, api.static, api.streamIn, api.streamOut, api.streamInOut)",
+  },
+  {
+    fixture: "service-elsewhere",
+    file: "svc/extra.ts",
+    at: 'new Service("extra")',
+    message: 'a service is declared only in an encore.service.ts, as `export default new Service("name")`',
   },
   {
     fixture: "unread-tsx",
