@@ -15,16 +15,17 @@ const notToolSource = new Set(["node_modules", "encore.gen", "testdata"]);
  * The app's source files as the parser walks them (app-files.mjs: the .ts files it reads
  * and the other source files it checks, which the app may import too), tsconfig.json (it
  * steers parsing), encore.app (the app's ID), and every .ts/.mts/.mjs file under
- * `toolDirs`, each hashed with its app-relative path.
+ * `toolDirs`, each hashed with its app-relative path, and `extra`, anything else the output
+ * depends on.
  */
-export function sourcesDigest(appRoot, toolDirs) {
+export function sourcesDigest(appRoot, toolDirs, extra = "") {
   const { parsed, unread } = appFiles(appRoot, { skip: [runtimeDir()] });
   const files = [
     ...[...parsed, ...unread.map((u) => u.file)].map((file) => path.relative(appRoot, file)),
     ...toolDirs.flatMap((dir) => toolFiles(dir, appRoot)),
   ];
   for (const file of ["tsconfig.json", "encore.app"]) if (existsSync(path.join(appRoot, file))) files.push(file);
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(extra).update("\0");
   for (const rel of files.sort()) {
     hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");
   }
