@@ -161,6 +161,13 @@ const CASES: readonly Case[] = [
     message: 'a service is declared only in an encore.service.ts, as `export default new Service("name")`',
   },
   {
+    fixture: "client-raw-call",
+    file: "shop/order.ts",
+    at: "await hooks.receive();",
+    message:
+      "hooks.receive(...) is not in ~encore/clients as encore-selfhost writes it: a service's client holds its typed and streaming endpoints (Encore's holds raw endpoints and ref() too, which are not supported here)",
+  },
+  {
     fixture: "unread-tsx",
     file: "svc/page.tsx",
     at: "api.raw(",

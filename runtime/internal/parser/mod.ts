@@ -38,7 +38,7 @@ export function parseApp(appRoot: string): AppMeta {
   checkRouteConflicts(endpoints);
   const { databases, secrets } = findResources(app, services);
   const { topics, subscriptions } = findPubSub(app, services, schemas);
-  const calls = findServiceCalls(app, services);
+  const calls = findServiceCalls(app, services, endpoints);
   const byService = new Map<string, EndpointMeta[]>();
   for (const endpoint of endpoints) {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
