@@ -8,6 +8,7 @@ import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { ParseError } from "../internal/parser/mod.ts";
 import { copyRuntimeFiles, runtimeDependencies, writeDockerfile, writeManifest } from "./deploy-folder.ts";
+import { runtimePackagesForDeploy } from "./runtime-packages.mjs";
 import { bundleServer } from "./server-bundle.ts";
 
 try {
@@ -16,9 +17,10 @@ try {
   if (out === appRoot || appRoot.startsWith(`${out}${path.sep}`)) throw new Error(`--out ${out} would replace the app itself`);
   const { meta } = generate(appRoot);
   rmSync(out, { recursive: true, force: true });
-  const metafile = (await bundleServer(out, "serve-production.ts"))!;
+  const runtimePackages = runtimePackagesForDeploy(appRoot);
+  const metafile = (await bundleServer(out, { entry: "serve-production.ts", runtimePackages: runtimePackages.plugin }))!;
   copyRuntimeFiles(appRoot, out, meta);
-  const dependencies = runtimeDependencies(appRoot, metafile);
+  const dependencies = runtimeDependencies(appRoot, metafile, runtimePackages.aliases);
   writeManifest(out, appName(), dependencies);
   writeDockerfile(out);
   const shown = path.relative(process.cwd(), out) || ".";

@@ -5,6 +5,7 @@ import { builtinModules, createRequire } from "node:module";
 import path from "node:path";
 import type { Metafile } from "esbuild";
 import type { AppMeta } from "../internal/meta/types.ts";
+import { packageNameOf } from "./runtime-packages.mjs";
 
 /** Copies what the server opens by path, relative to the app root: metadata, migrations, static folders. */
 export function copyRuntimeFiles(appRoot: string, out: string, meta: AppMeta): void {
@@ -25,21 +26,22 @@ export function copyRuntimeFiles(appRoot: string, out: string, meta: AppMeta): v
 }
 
 /**
- * The npm packages the bundle imports, at the versions installed for the app. The embedded
- * PostgreSQL is left out: a deployed server is given DATABASE_URL.
+ * The npm packages the bundle imports, at the versions installed for the app, and under
+ * their aliases (`aliases`: alias to `npm:<name>@<version>`) the runtime's own that the app
+ * resolves to another copy of the same name (runtime-packages.mjs). The embedded PostgreSQL
+ * is left out: a deployed server is given DATABASE_URL.
  */
-export function runtimeDependencies(appRoot: string, metafile: Metafile): Record<string, string> {
+export function runtimeDependencies(appRoot: string, metafile: Metafile, aliases: ReadonlyMap<string, string>): Record<string, string> {
   const builtins = new Set(builtinModules);
   const names = new Set<string>();
   for (const output of Object.values(metafile.outputs)) {
     for (const imported of output.imports) {
       if (!imported.external || imported.path.startsWith("node:") || builtins.has(imported.path)) continue;
-      const parts = imported.path.split("/");
-      names.add(imported.path.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+      names.add(packageNameOf(imported.path));
     }
   }
   const deps: Record<string, string> = {};
-  for (const name of [...names].sort()) deps[name] = installedVersion(appRoot, name);
+  for (const name of [...names].sort()) deps[name] = aliases.get(name) ?? installedVersion(appRoot, name);
   return deps;
 }
 

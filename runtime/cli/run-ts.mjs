@@ -1,5 +1,6 @@
 // Runs one of the runtime's TypeScript entry points on plain Node, in this process.
-// esbuild bundles it (about 60 ms) into encore.gen/.tools, inside the app. Why not tsx:
+// esbuild bundles it (about 60 ms) into encore.gen/.tools, inside the app, its npm packages
+// left to Node but resolved from the runtime's folder (runtime-packages.mjs). Why not tsx:
 // its loader hooks slow every module load, and loading TypeScript itself took 0.97 s
 // under tsx against 0.23 s plainly required (measured on a 2-core machine).
 // As a script: `node run-ts.mjs <entry.ts> [args]`.
@@ -9,17 +10,20 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { appRoot, runtimeDir } from "../internal/config/app-root.mjs";
 import { nodeBundle } from "./esbuild-node.mjs";
+import { runtimePackagesHere } from "./runtime-packages.mjs";
 
 /**
- * `import ts from "typescript"` becomes a require(): Node's ESM import of a CommonJS
- * module first scans its source for export names, 0.3 s for TypeScript's 9 MB.
+ * `import ts from "typescript"` becomes a require() (of the runtime's TypeScript): Node's
+ * ESM import of a CommonJS module first scans its source for export names, 0.3 s for
+ * TypeScript's 9 MB.
  */
 const typescriptByRequire = {
   name: "typescript-by-require",
   setup(b) {
+    const runtimeManifest = JSON.stringify(pathToFileURL(path.join(runtimeDir(), "package.json")).href);
     b.onResolve({ filter: /^typescript$/ }, () => ({ path: "typescript", namespace: "typescript-by-require" }));
     b.onLoad({ filter: /.*/, namespace: "typescript-by-require" }, () => ({
-      contents: 'import { createRequire } from "node:module"; export default createRequire(import.meta.url)("typescript");',
+      contents: `import { createRequire } from "node:module"; export default createRequire(${runtimeManifest})("typescript");`,
       loader: "js",
     }));
   },
@@ -36,7 +40,7 @@ export async function runTypeScript(entry, args = []) {
     outfile: out,
     // The bundle lies in the app, far from this package: tell it where the package is.
     define: { "process.env.ENCORE_SELFHOST_RUNTIME_DIR": JSON.stringify(runtimeDir()) },
-    plugins: [typescriptByRequire],
+    plugins: [typescriptByRequire, await runtimePackagesHere()],
   });
   process.setSourceMapsEnabled(true);
   process.argv = [process.argv[0], entry, ...args];

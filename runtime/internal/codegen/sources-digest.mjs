@@ -5,41 +5,42 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { runtimeDir } from "../config/runtime-dir.mjs";
+import { appFiles } from "../parser/app-files.mjs";
 
-/** Folders that never hold app source. */
-const notAppSource = new Set(["node_modules", "encore.gen", ".data", "testdata"]);
+/** Folders of the runtime's own that are not what it runs. */
+const notToolSource = new Set(["node_modules", "encore.gen", "testdata"]);
 
 /**
- * The app's .ts files (tests aside), tsconfig.json (it steers parsing), encore.app (the
- * app's ID), and every .ts/.mts/.mjs file under `toolDirs`, each hashed with its
- * app-relative path.
+ * The app's source files as the parser walks them (app-files.mjs: the .ts files it reads
+ * and the other source files it checks, which the app may import too), tsconfig.json (it
+ * steers parsing), encore.app (the app's ID), and every .ts/.mts/.mjs file under
+ * `toolDirs`, each hashed with its app-relative path, and `extra`, anything else the output
+ * depends on.
  */
-export function sourcesDigest(appRoot, toolDirs) {
+export function sourcesDigest(appRoot, toolDirs, extra = "") {
+  const { parsed, unread } = appFiles(appRoot, { skip: [runtimeDir()] });
   const files = [
-    ...sourceFiles(appRoot, appRoot, (name) => name.endsWith(".ts"), true),
-    ...toolDirs.flatMap((dir) => sourceFiles(dir, appRoot, (name) => /\.(ts|mts|mjs)$/.test(name), false)),
+    ...[...parsed, ...unread.map((u) => u.file)].map((file) => path.relative(appRoot, file)),
+    ...toolDirs.flatMap((dir) => toolFiles(dir, appRoot)),
   ];
   for (const file of ["tsconfig.json", "encore.app"]) if (existsSync(path.join(appRoot, file))) files.push(file);
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(extra).update("\0");
   for (const rel of files.sort()) {
     hash.update(rel).update("\0").update(readFileSync(path.join(appRoot, rel))).update("\0");
   }
   return hash.digest("hex");
 }
 
-/**
- * `appSource`: the app's own files, so folders with their own package.json (other
- * packages: this runtime, a front end) are left out, as the parser leaves them out.
- */
-function sourceFiles(dir, appRoot, wanted, appSource) {
+/** The runtime's own code under `dir`, tests and test data aside. */
+function toolFiles(dir, appRoot) {
   const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const name = entry.name;
-    if (name.startsWith(".") || notAppSource.has(name)) continue;
+    if (name.startsWith(".") || notToolSource.has(name)) continue;
     const abs = path.join(dir, name);
-    if (entry.isDirectory() && appSource && existsSync(path.join(abs, "package.json"))) continue;
-    if (entry.isDirectory()) found.push(...sourceFiles(abs, appRoot, wanted, appSource));
-    else if (wanted(name) && !/\.test\.[cm]?ts$/.test(name)) found.push(path.relative(appRoot, abs));
+    if (entry.isDirectory()) found.push(...toolFiles(abs, appRoot));
+    else if (/\.(ts|mts|mjs)$/.test(name) && !/\.test\.[cm]?ts$/.test(name)) found.push(path.relative(appRoot, abs));
   }
   return found;
 }

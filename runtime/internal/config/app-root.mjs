@@ -1,11 +1,10 @@
 // Where the app and this runtime are. Plain JavaScript so that the bin, the launcher and
 // the loader hooks, which run before any TypeScript support, share it with the rest.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** This package's name on npm, as apps depend on it. */
-export const packageName = "encore-selfhost";
+export { packageName, runtimeDir } from "./runtime-dir.mjs";
 
 /** Thrown when no folder above the start holds encore.app; the message says what to do. */
 export class NoAppError extends Error {
@@ -30,23 +29,3 @@ export function findAppRoot(start) {
 export const appRoot = findAppRoot(
   process.env.ENCORE_SELFHOST_BUNDLED === "1" ? path.dirname(fileURLToPath(import.meta.url)) : process.cwd(),
 );
-
-let runtimeDirCache;
-
-/**
- * This package's folder: found upward from this file. The runtime's steps run bundled
- * elsewhere (run-ts.mjs), which defines the folder it bundled them from.
- */
-export function runtimeDir() {
-  runtimeDirCache ??= process.env.ENCORE_SELFHOST_RUNTIME_DIR ?? packageDirAbove(path.dirname(fileURLToPath(import.meta.url)));
-  if (!runtimeDirCache) throw new Error(`no ${packageName} package above ${fileURLToPath(import.meta.url)}`);
-  return runtimeDirCache;
-}
-
-function packageDirAbove(start) {
-  for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, "package.json");
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, "utf8")).name === packageName) return dir;
-  }
-  return undefined;
-}

@@ -14,30 +14,43 @@ import { isSdkExport, sdkExportOf } from "./sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 import { STREAM_CONSTRUCTORS, streamParts, type StreamConstructor } from "./stream-endpoints.ts";
 
-/** Every endpoint of the app, in file order then source order. */
+/**
+ * Every endpoint of the app, in file order then source order. As in Encore, an endpoint is
+ * any call of `api` or one of its kinds, wherever it is written: each must be declared as
+ * `export const name = api(...)` at the top level of a file, or the app is refused (the
+ * runtime serves endpoints by those names; one written anywhere else would never be served).
+ */
 export function findEndpoints(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): EndpointMeta[] {
   const endpoints: EndpointMeta[] = [];
   for (const file of app.files) {
-    for (const statement of file.statements) {
-      if (!ts.isVariableStatement(statement)) continue;
-      for (const declaration of statement.declarationList.declarations) {
-        const call = declaration.initializer;
-        if (!call || !ts.isCallExpression(call)) continue;
-        const kind = endpointKindOf(app, call);
-        if (!kind) continue;
-        const exported = statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
-        if (!ts.isIdentifier(declaration.name) || !exported) {
-          throw errorAt(app.appRoot, declaration, "API endpoints must be declared as `export const name = api(...)`");
-        }
-        const service = serviceOfFile(services, file.fileName);
-        if (!service) {
-          throw errorAt(app.appRoot, declaration, `endpoint ${declaration.name.text} is not inside a service: no encore.service.ts in its folder or any parent`);
-        }
-        endpoints.push(endpointMeta(app, schemas, { kind, call, name: declaration.name, service, doc: docCommentBefore(statement) }));
-      }
-    }
+    const visit = (node: ts.Node): void => {
+      const kind = ts.isCallExpression(node) ? endpointKindOf(app, node) : undefined;
+      if (kind) endpoints.push(declaredEndpoint(app, schemas, services, node as ts.CallExpression, kind));
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
   }
   return endpoints;
+}
+
+function declaredEndpoint(app: AppProgram, schemas: SchemaBuilder, services: readonly ServiceInfo[], call: ts.CallExpression, kind: EndpointKind): EndpointMeta {
+  const declaration = call.parent;
+  const statement = declaration.parent?.parent;
+  const topLevel =
+    ts.isVariableDeclaration(declaration) &&
+    declaration.initializer === call &&
+    ts.isIdentifier(declaration.name) &&
+    statement !== undefined &&
+    ts.isVariableStatement(statement) &&
+    ts.isSourceFile(statement.parent) &&
+    (statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword) ?? false);
+  if (!topLevel) throw errorAt(app.appRoot, call, "API endpoints must be declared as `export const name = api(...)` at the top level of a file");
+  const name = declaration.name;
+  const service = serviceOfFile(services, call.getSourceFile().fileName);
+  if (!service) {
+    throw errorAt(app.appRoot, declaration, `endpoint ${name.text} is not inside a service: no encore.service.ts in its folder or any parent`);
+  }
+  return endpointMeta(app, schemas, { kind, call, name, service, doc: docCommentBefore(statement) });
 }
 
 interface Declared {
@@ -48,6 +61,7 @@ interface Declared {
   readonly doc: string | null;
 }
 
+/** The kind of endpoint `call` declares: `api(...)`, `api.raw(...)`, ...; undefined when it calls something else. */
 function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind | undefined {
   const callee = call.expression;
   if (isSdkExport(sdkExportOf(app.checker, callee), "api", "api")) return "typed";
@@ -57,7 +71,7 @@ function endpointKindOf(app: AppProgram, call: ts.CallExpression): EndpointKind 
   const member = callee.name.text;
   if (member === "raw" || member === "static") return member;
   if (STREAM_CONSTRUCTORS.has(member)) return "stream";
-  return undefined;
+  throw errorAt(app.appRoot, call, `api.${member} is not a kind of endpoint encore.dev has (api, api.raw, api.static, ${[...STREAM_CONSTRUCTORS].map((s) => `api.${s}`).join(", ")})`);
 }
 
 function endpointMeta(app: AppProgram, schemas: SchemaBuilder, declared: Declared): EndpointMeta {

@@ -140,7 +140,44 @@ const CASES: readonly Case[] = [
     fixture: "unexported-endpoint",
     file: "svc/api.ts",
     at: "const hidden",
-    message: "API endpoints must be declared as `export const name = api(...)`",
+    message: "API endpoints must be declared as `export const name = api(...)` at the top level of a file",
+  },
+  {
+    fixture: "nested-endpoint",
+    file: "svc/api.ts",
+    at: "return api(",
+    message: "API endpoints must be declared as `export const name = api(...)` at the top level of a file",
+  },
+  {
+    fixture: "unknown-api-kind",
+    file: "svc/api.ts",
+    at: "api.frontend(",
+    message: "api.frontend is not a kind of endpoint encore.dev has (api, api.raw, api.static, api.streamIn, api.streamOut, api.streamInOut)",
+  },
+  {
+    fixture: "service-elsewhere",
+    file: "svc/extra.ts",
+    at: 'new Service("extra")',
+    message: 'a service is declared only in an encore.service.ts, as `export default new Service("name")`',
+  },
+  {
+    fixture: "client-raw-call",
+    file: "shop/order.ts",
+    at: "await hooks.receive();",
+    message:
+      "hooks.receive(...) is not in ~encore/clients as encore-selfhost writes it: a service's client holds its typed and streaming endpoints (Encore's holds raw endpoints and ref() too, which are not supported here)",
+  },
+  {
+    fixture: "unread-tsx",
+    file: "svc/page.tsx",
+    at: "api.raw(",
+    message: "api.raw(...) is not read, so it would not exist: Encore's parser reads only .ts files: rename it to page.ts or move the declaration into a .ts file",
+  },
+  {
+    fixture: "unread-js",
+    file: "svc/legacy.mjs",
+    at: "new Topic(",
+    message: "new Topic(...) is not read, so it would not exist: Encore's parser reads only .ts files: rename it to legacy.ts or move the declaration into a .ts file",
   },
   {
     fixture: "generic-param",
@@ -202,6 +239,25 @@ describe("parse errors name file, line and construct", () => {
       );
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a declaration behind a symbolic link to a folder outside the app, which Encore's parser does not follow", () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "parser-link-"));
+    try {
+      const root = path.join(work, "app");
+      fs.mkdirSync(path.join(root, "svc"), { recursive: true });
+      fs.writeFileSync(path.join(root, "svc/encore.service.ts"), 'import { Service } from "encore.dev/service";\nexport default new Service("svc");\n');
+      fs.mkdirSync(path.join(work, "shared"));
+      fs.writeFileSync(path.join(work, "shared/jobs.ts"), 'import { CronJob } from "encore.dev/cron";\n\nexport const nightly = new CronJob("nightly", { every: "24h", endpoint: undefined as never });\n');
+      fs.symlinkSync(path.join(work, "shared"), path.join(root, "svc/shared"));
+      const error = parseError(root);
+      expect(error.message).toBe(
+        "svc/shared/jobs.ts:3: new CronJob(...) is not read, so it would not exist: it lies behind the symbolic link svc/shared, which Encore's parser does not follow: move the file into the app",
+      );
+      expect([error.file, error.line]).toEqual(["svc/shared/jobs.ts", 3]);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
     }
   });
 

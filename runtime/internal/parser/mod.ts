@@ -15,6 +15,7 @@ import { checkSdkResolves } from "./sdk-symbols.ts";
 import { findServiceCalls } from "./service-calls.ts";
 import { findServices } from "./services.ts";
 import { checkSupportedImports } from "./unsupported-imports.ts";
+import { checkUnreadFiles } from "./unread-files.ts";
 
 export { ParseError } from "./errors.ts";
 export { toOpenAPI } from "./openapi.ts";
@@ -27,6 +28,7 @@ export { toOpenAPI } from "./openapi.ts";
  */
 export function parseApp(appRoot: string): AppMeta {
   const app = createAppProgram(appRoot);
+  checkUnreadFiles(app);
   checkEncoreDevImports(app);
   checkSdkResolves(app);
   checkSupportedImports(app);
@@ -36,7 +38,7 @@ export function parseApp(appRoot: string): AppMeta {
   checkRouteConflicts(endpoints);
   const { databases, secrets } = findResources(app, services);
   const { topics, subscriptions } = findPubSub(app, services, schemas);
-  const calls = findServiceCalls(app, services);
+  const calls = findServiceCalls(app, services, endpoints);
   const byService = new Map<string, EndpointMeta[]>();
   for (const endpoint of endpoints) {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);

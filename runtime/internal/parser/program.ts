@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { runtimeDir } from "../config/runtime-dir.mjs";
+import { appFiles, type UnreadFile } from "./app-files.mjs";
 import { ParseError, toAppPath } from "./errors.ts";
 
 /** One ts.Program and TypeChecker over the whole app, shared by every parsing step. */
@@ -11,10 +13,9 @@ export interface AppProgram {
   readonly checker: ts.TypeChecker;
   /** The app's own source files, sorted by app-relative path so output order is stable. */
   readonly files: readonly ts.SourceFile[];
+  /** The app's other source files, which Encore walks past without reading (unread-files.ts checks them). */
+  readonly unread: readonly UnreadFile[];
 }
-
-/** Folders that never hold app source, at any depth. */
-const SKIPPED_ANYWHERE = new Set(["node_modules", "encore.gen", ".data"]);
 
 const DEFAULT_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -30,7 +31,8 @@ export function createAppProgram(appRoot: string): AppProgram {
   if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
     throw new ParseError(`app root ${root} is not a directory`);
   }
-  const rootNames = listSourceFiles(root);
+  const { parsed, unread } = walkApp(root);
+  const rootNames = parsed.filter((file) => !isToolConfig(file));
   const options: ts.CompilerOptions = {
     ...readCompilerOptions(root),
     noEmit: true,
@@ -38,50 +40,32 @@ export function createAppProgram(appRoot: string): AppProgram {
     // schemas could no longer tell nullable and optional fields apart.
     strictNullChecks: true,
   };
-  const program = ts.createProgram({ rootNames, options, host: cachingHost(options) });
+  const program = ts.createProgram({ rootNames, options, host: withoutRuntimeCode(cachingHost(options), root) });
   const wanted = new Set(rootNames.map((name) => path.normalize(name)));
   const files = program
     .getSourceFiles()
     .filter((file) => wanted.has(path.normalize(file.fileName)))
     .sort((a, b) => compareText(toAppPath(root, a.fileName), toAppPath(root, b.fileName)));
-  return { appRoot: root, program, checker: program.getTypeChecker(), files };
+  return { appRoot: root, program, checker: program.getTypeChecker(), files, unread };
 }
 
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The app's own TypeScript files (tests, declarations and tool configs aside), absolute and sorted. */
-export function listSourceFiles(root: string): string[] {
-  const found: string[] = [];
-  const visit = (dir: string): void => {
-    const entries = fs.readdirSync(dir, { withFileTypes: true });
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name.startsWith(".") || SKIPPED_ANYWHERE.has(entry.name)) continue;
-        if (isOtherPackage(full)) continue;
-        visit(full);
-      } else if (entry.isFile() && isAppSourceName(entry.name) && !isToolConfig(full)) {
-        found.push(full);
-      }
-    }
-  };
-  visit(root);
-  return found.sort(compareText);
-}
-
 /**
- * A folder below the root with its own package.json is another package: a workspace
- * member such as this runtime, a front end, a benchmark. Its TypeScript is not the app's.
+ * The app's files as Encore's parser walks them (app-files.mjs), leaving out this runtime's
+ * own package when the app holds it (a workspace checkout, where node_modules/encore-selfhost
+ * links to it): it is the runtime, as much as node_modules is not the app.
  */
-export function isOtherPackage(dir: string): boolean {
-  return fs.existsSync(path.join(dir, "package.json"));
+export function walkApp(root: string): { parsed: string[]; unread: UnreadFile[] } {
+  return appFiles(root, { skip: [runtimeDir()] });
 }
 
-function isAppSourceName(name: string): boolean {
-  if (!/\.tsx?$/.test(name) || name.endsWith(".d.ts")) return false;
-  return !/\.(test|spec)\.tsx?$/.test(name);
+/** The app's source files: the .ts files the parser reads (tool configs included) and the others it only checks. */
+export function listSourceFiles(root: string): string[] {
+  const { parsed, unread } = walkApp(root);
+  return [...parsed, ...unread.map((u) => u.file)].sort(compareText);
 }
 
 /**
@@ -134,6 +118,34 @@ function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
     return file;
   };
   return host;
+}
+
+/**
+ * This runtime's own code, when the app holds the runtime's package (a workspace checkout)
+ * and code beside the app imports it (benchmarks, test helpers: this repository's do),
+ * is read as empty. None of it is app code or can declare anything (Encore declarations
+ * come from encore.dev, whose implementation here, runtime/encore.dev, is still read), and
+ * reading it all, with the types of its own dependencies, was a third of the parse time.
+ * Fixture apps inside the runtime's folder read everything.
+ */
+function withoutRuntimeCode(host: ts.CompilerHost, appRoot: string): ts.CompilerHost {
+  const runtime = runtimeDir();
+  if (isWithin(appRoot, runtime)) return host;
+  const parse = host.getSourceFile.bind(host);
+  const face = path.join(runtime, "encore.dev");
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const file = path.resolve(fileName);
+    if (isWithin(file, runtime) && !isWithin(file, face) && !isWithin(file, path.join(runtime, "node_modules"))) {
+      return ts.createSourceFile(fileName, "", languageVersion);
+    }
+    return parse(fileName, languageVersion, onError, shouldCreate);
+  };
+  return host;
+}
+
+function isWithin(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function flatten(diagnostic: ts.Diagnostic): string {

@@ -1,4 +1,6 @@
 import ts from "typescript";
+import type { EndpointMeta } from "../meta/types.ts";
+import { errorAt } from "./errors.ts";
 import { compareText, type AppProgram } from "./program.ts";
 import { serviceOfFile, type ServiceInfo } from "./services.ts";
 
@@ -8,10 +10,13 @@ const CLIENTS = "~encore/clients";
  * For each service, the services it calls through `~encore/clients`, sorted, itself left out.
  * As in Encore, a call is a method called on a service's client (`svc.endpoint(...)`, or
  * `clients.svc.endpoint(...)` through a namespace import); importing a client alone is none.
+ * A call of anything the generated client does not hold is refused: it would fail only when
+ * it runs.
  */
-export function findServiceCalls(app: AppProgram, services: readonly ServiceInfo[]): Map<string, string[]> {
+export function findServiceCalls(app: AppProgram, services: readonly ServiceInfo[], endpoints: readonly EndpointMeta[]): Map<string, string[]> {
   const calls = new Map(services.map((service) => [service.name, new Set<string>()]));
   const known = new Set(services.map((service) => service.name));
+  const callable = new Set(endpoints.filter((e) => e.kind === "typed" || e.kind === "stream").map((e) => `${e.service}.${e.name}`));
   for (const file of app.files) {
     const caller = serviceOfFile(services, file.fileName);
     const clients = caller && clientImports(app, file);
@@ -19,6 +24,14 @@ export function findServiceCalls(app: AppProgram, services: readonly ServiceInfo
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
         const callee = calledService(app, node.expression.expression, clients);
+        const method = node.expression.name.text;
+        if (callee !== undefined && known.has(callee) && !callable.has(`${callee}.${method}`)) {
+          throw errorAt(
+            app.appRoot,
+            node,
+            `${callee}.${method}(...) is not in ~encore/clients as encore-selfhost writes it: a service's client holds its typed and streaming endpoints (Encore's holds raw endpoints and ref() too, which are not supported here)`,
+          );
+        }
         if (callee !== undefined && callee !== caller.name && known.has(callee)) calls.get(caller.name)!.add(callee);
       }
       ts.forEachChild(node, visit);

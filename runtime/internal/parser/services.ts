@@ -27,6 +27,7 @@ const SERVICE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
  * outside those, named after the folder.
  */
 export function findServices(app: AppProgram): ServiceInfo[] {
+  checkServiceDeclarations(app);
   const services = declaredServices(app);
   const implicit = implicitServiceRoots(app, services.map((service) => service.absDir));
   checkNotNested(app.appRoot, implicit, services);
@@ -42,6 +43,26 @@ export function findServices(app: AppProgram): ServiceInfo[] {
     services.push({ name, dir: toAppPath(app.appRoot, root.absDir) || ".", absDir: root.absDir, serviceFile: null, doc: null });
   }
   return services.sort((a, b) => compareText(a.name, b.name));
+}
+
+/**
+ * Encore's rule: a service is declared once, as the default export of its encore.service.ts.
+ * A `new Service(...)` anywhere else would be no service at all, here as under Encore.
+ */
+function checkServiceDeclarations(app: AppProgram): void {
+  for (const file of app.files) {
+    if (!file.text.includes("Service")) continue;
+    const inServiceFile = path.basename(file.fileName) === SERVICE_FILE;
+    const visit = (node: ts.Node): void => {
+      if (ts.isNewExpression(node) && isSdkExport(sdkExportOf(app.checker, node.expression), "service", "Service")) {
+        if (!inServiceFile) throw errorAt(app.appRoot, node, `a service is declared only in an ${SERVICE_FILE}, as \`export default new Service("name")\``);
+        const exported = ts.isExportAssignment(node.parent) && !node.parent.isExportEquals && ts.isSourceFile(node.parent.parent);
+        if (!exported) throw errorAt(app.appRoot, node, `an ${SERVICE_FILE} declares its service once, as \`export default new Service("name")\``);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
 }
 
 function declaredServices(app: AppProgram): ServiceInfo[] {

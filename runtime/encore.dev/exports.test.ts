@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { implementedModules } from "../internal/parser/encore-dev-modules.mjs";
+import { unsupportedNames } from "../internal/parser/unsupported-imports.ts";
+
+// The encore.dev package on npm (its package.json is not among its exports: found from the resolved paths of node_modules).
+const encoreDev = createRequire(import.meta.url)
+  .resolve.paths("encore.dev")!
+  .map((modules) => path.join(modules, "encore.dev"))
+  .find((dir) => fs.existsSync(path.join(dir, "package.json")))!;
+const { exports } = JSON.parse(fs.readFileSync(path.join(encoreDev, "package.json"), "utf8")) as { exports: Record<string, { types?: string }> };
+
+// The modules apps import (Encore's generated code alone imports the internal ones).
+const modules = implementedModules.filter((specifier) => !specifier.startsWith("encore.dev/internal/"));
+const subpath = (specifier: string) => specifier.slice("encore.dev".length).replace(/^\//, "");
+const theirs = (specifier: string) => path.join(encoreDev, exports[`.${subpath(specifier) ? `/${subpath(specifier)}` : ""}`]!.types!);
+const ours = (specifier: string) => path.join(import.meta.dirname, subpath(specifier), "mod.ts");
+
+const program = ts.createProgram(
+  modules.flatMap((specifier) => [theirs(specifier), ours(specifier)]),
+  { noEmit: true, strict: true, skipLibCheck: true, allowImportingTsExtensions: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: ["node"] },
+);
+const checker = program.getTypeChecker();
+
+/** The names a module exports as values (functions, classes, constants: what an app can use at run time). */
+function valueExports(file: string): string[] {
+  const module = checker.getSymbolAtLocation(program.getSourceFile(file)!)!;
+  return checker
+    .getExportsOfModule(module)
+    .filter((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value)
+    .map((symbol) => symbol.name)
+    .sort();
+}
+
+describe("runtime/encore.dev", () => {
+  it.each(modules)("%s exports as a value every name encore.dev's exports as one, save those refused at generation", (specifier) => {
+    const refused = Object.keys(unsupportedNames[specifier] ?? {});
+    const ourValues = new Set(valueExports(ours(specifier)));
+    expect(valueExports(theirs(specifier)).filter((name) => !ourValues.has(name) && !refused.includes(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+export declare const packageName: string;
+export declare function runtimeDir(): string;

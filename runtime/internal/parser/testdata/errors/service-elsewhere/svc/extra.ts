@@ -1,0 +1,3 @@
+import { Service } from "encore.dev/service";
+
+export const extra = new Service("extra");

@@ -1,0 +1,3 @@
+import { Topic } from "encore.dev/pubsub";
+
+export const legacy = new Topic("legacy", { deliveryGuarantee: "at-least-once" });
