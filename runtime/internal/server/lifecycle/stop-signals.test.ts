@@ -52,20 +52,13 @@ async function startProcess(library: "reraise" | "remove-all" | "none"): Promise
 const secondSignalSeen = '"msg":"already stopping; the signal changes nothing"';
 
 describe.concurrent("the stop sequence, whatever else handles the signal", () => {
-  test("a library that stops itself, removes its listener and sends SIGTERM again: the runtime's stop finishes, exit 0", async () => {
-    const proc = await startProcess("reraise");
-    proc.kill("SIGTERM");
-    await proc.logged("library: stopped, sending SIGTERM again");
-    await proc.logged(secondSignalSeen);
-    proc.finishDraining();
-    expect(await proc.exited, proc.output()).toEqual({ code: 0, signal: null });
-    expect(proc.output()).toMatch(/drained\n.*"msg":"stopped"/s);
-  }, 60_000);
-
-  test("a library that removes every listener of SIGINT, the runtime's too, and sends it again: the stop finishes, exit 0", async () => {
-    const proc = await startProcess("remove-all");
-    proc.kill("SIGINT");
-    await proc.logged("library: stopped, sending SIGINT again");
+  test.each([
+    ["stops itself, removes its listener and sends SIGTERM again", "reraise", "SIGTERM"],
+    ["removes every listener of SIGINT, the runtime's too, and sends it again", "remove-all", "SIGINT"],
+  ] as const)("a library that %s: the runtime's stop finishes, exit 0", async (_library, mode, signal) => {
+    const proc = await startProcess(mode);
+    proc.kill(signal);
+    await proc.logged(`library: stopped, sending ${signal} again`);
     await proc.logged(secondSignalSeen);
     proc.finishDraining();
     expect(await proc.exited, proc.output()).toEqual({ code: 0, signal: null });

@@ -13,6 +13,14 @@ export function toFastifyPath(path: string): string {
   return path.replace(/\/[*!][A-Za-z0-9_]+$/, "/*");
 }
 
+/**
+ * Copies the value Fastify matched for "*" to the endpoint's wildcard or fallback parameter
+ * (`name`, from its path), unless it matched nothing: then the parameter stays absent.
+ */
+export function nameWildcard(params: Record<string, unknown>, name: string | undefined): void {
+  if (name !== undefined && params["*"] !== "") params[name] = params["*"];
+}
+
 /** The folder prefix of a static endpoint's path: "/assets/*path" becomes "/assets/", "/!path" "/". */
 export function staticPrefix(path: string): string {
   return path.replace(/[:*!][A-Za-z0-9_]*$/, "");

@@ -17,7 +17,7 @@ import { applySubprotocolHeaders } from "./websocket-headers.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder } from "./request.ts";
 import type { RouteContext } from "./route-context.ts";
-import { toFastifyPath } from "./route-paths.ts";
+import { nameWildcard, toFastifyPath } from "./route-paths.ts";
 
 type Source = Record<string, unknown>;
 
@@ -117,7 +117,7 @@ function compileHandshake(endpoint: Endpoint, ctx: RouteContext, wss: WebSocketS
     let params: Source | undefined;
     if (decode) {
       if (readsForwardedFor) settleForwardedFor(req, ctx.trustProxy);
-      if (wildcard !== undefined && routeParams["*"] !== "") routeParams[wildcard] = routeParams["*"];
+      nameWildcard(routeParams, wildcard);
       params = decode({ path: routeParams, query, headers: req.headers as Source, body: undefined });
     }
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {

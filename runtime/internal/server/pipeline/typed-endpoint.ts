@@ -10,7 +10,7 @@ import { compileParamsStep } from "./request.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
 import { handlerOf, type RouteContext } from "./route-context.ts";
-import { routeMethods, toFastifyPath } from "./route-paths.ts";
+import { nameWildcard, routeMethods, toFastifyPath } from "./route-paths.ts";
 
 type Source = Record<string, unknown>;
 
@@ -39,8 +39,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     let params: Source | undefined;
     if (paramsOf) {
       const path = req.params as Source;
-      // A wildcard that matched nothing is left absent, as in Encore (see toFastifyPath).
-      if (wildcard !== undefined && path["*"] !== "") path[wildcard] = path["*"];
+      nameWildcard(path, wildcard);
       params = paramsOf(req.raw, {
         path,
         query: req.query as Source,
