@@ -42,7 +42,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
       INSERT INTO urls (code, original_url, created_by)
       SELECT * FROM unnest(
         ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${entries.map((e) => e.createdBy)}::text[])
-      ON CONFLICT (code) DO NOTHING
+        AS drawn(code, original_url, created_by)
+      -- A deleted link's code is never drawn again, even once its row is gone.
+      WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
+      -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
+      ON CONFLICT DO NOTHING
       RETURNING code, original_url, created_at)
     INSERT INTO url_shortened_outbox (code, original_url, created_at)
     SELECT code, original_url, created_at FROM stored

@@ -150,6 +150,7 @@ describe("the development dashboard", () => {
       "5_add_stale_since.up.sqlapplied",
       "6_evict_cached_links.up.sqlapplied",
       "7_create_click_writers.up.sqlapplied",
+      "8_manage_links.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
