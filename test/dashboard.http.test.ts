@@ -134,7 +134,7 @@ describe("app, catalog and flow", () => {
     expect(shorten.request!.type).toContain("/**\n     * The long URL: absolute http or https, at most 2048 characters.\n     */\n    url: string");
     expect(shorten.response).toContain("interface ShortenResponse {");
     expect(shorten.response).toContain("qrCodeUrl?: string");
-    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n  "url": "",\n/) });
+    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n {2}"url": "",\n/) });
     expect(JSON.parse(shorten.example.body!)).toMatchObject({ url: "", alias: "", maxClicks: 0, expiresAt: expect.stringMatching(/^\d{4}-/) });
     // Path parameters get a sample; query fields are filled.
     const topCodes = url.endpoints.find((e) => e.name === "topCodes")!;
