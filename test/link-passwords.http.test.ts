@@ -115,6 +115,16 @@ describe("a browser", () => {
     const json = await client.request("POST", `/${code}`, { headers: { "content-type": "application/json" } }, '{"password":"open sesame"}');
     expect(json.status).toBe(400);
     expect((await postForm("nosuchcode", "password=x", client.nextAddress(), "application/json")).status).toBe(404);
+    const unknownPath = await client.request("POST", "/no.such.path", { headers: { "content-type": "application/json" } }, "{}");
+    expect(unknownPath.status).toBe(404);
+  });
+
+  test("a link with no password (any more) just redirects, the click counted", async () => {
+    const code = await client.shorten({ url: "https://example.com/open" }, { from: client.nextAddress() });
+    const res = await postForm(code, "password=whatever", client.nextAddress());
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("https://example.com/open");
+    expect(await storedClicks(code)).toBe(1);
   });
 });
 
