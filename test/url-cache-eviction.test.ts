@@ -2,7 +2,8 @@
 // redirecting there within a second of its row being deleted, whoever deletes it
 // (the cleanup job, SQL typed by hand), and a changed URL is answered at once. The
 // eviction comes through PostgreSQL LISTEN/NOTIFY; a lost listening connection is
-// opened again, and the cache cleared, since evictions were missed meanwhile.
+// opened again, and the cache cleared, since evictions were missed meanwhile. A link
+// marked deleted answers so everywhere, and a click budget holds across instances.
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -145,3 +146,26 @@ test("a lost listening connection is opened again, and the cache cleared of what
   expect(b.output()).toMatch(/listening for cache evictions failed/);
   expect(b.output()).toMatch(/listening for cache evictions again; the cache was cleared/);
 }, 60_000);
+
+test("a link deleted by its owner (deleted_at set) answers 'link deleted' on every instance that cached it", async () => {
+  const code = await shorten("https://deleted-mark.example");
+  await cachedOnBoth(code);
+  await sql.query("UPDATE urls SET deleted_at = now() WHERE code = $1", [code]);
+  for (const app of [a, b]) {
+    await expect.poll(async () => (await (await fetch(`${app.url}/${code}`)).json()) as unknown).toEqual({
+      code: "not_found",
+      message: "link deleted",
+      details: null,
+    });
+  }
+});
+
+test("a click budget holds exactly across instances: 80 GETs at once over both, maxClicks 10, 10 redirect and 10 are stored", async () => {
+  const res = await fetch(`${a.url}/shorten`, { method: "POST", body: JSON.stringify({ url: "https://budget.example", maxClicks: 10 }) });
+  const { code } = (await res.json()) as { code: string };
+  const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/${code}`).then((r) => r.status)));
+  expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+  expect(statuses.filter((s) => s === 404)).toHaveLength(70);
+  const { rows } = await sql.query<{ clicks: number }>("SELECT clicks FROM urls WHERE code = $1", [code]);
+  expect(rows[0]!.clicks).toBe(10);
+});
