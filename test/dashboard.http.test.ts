@@ -122,15 +122,20 @@ describe("app, catalog and flow", () => {
     const shorten = url.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^url\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
-    expect(shorten.request!.fields).toEqual([
-      { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },
-      { name: "forwardedFor", location: "header", wireName: "x-forwarded-for", optional: true, type: "string", doc: expect.stringContaining("limits on creating links") },
-    ]);
+    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual(["alias", "description", "expiresAt", "forwardedFor", "maxClicks", "password", "title", "url"]);
+    expect(shorten.request!.fields).toEqual(
+      expect.arrayContaining([
+        { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },
+        { name: "forwardedFor", location: "header", wireName: "x-forwarded-for", optional: true, type: "string", doc: expect.stringContaining("limits on creating links") },
+        { name: "maxClicks", location: "body", wireName: "maxClicks", optional: true, type: "number", doc: expect.stringContaining("Counted exactly") },
+      ]),
+    );
     expect(shorten.request!.type).toContain("interface ShortenRequest {");
     expect(shorten.request!.type).toContain("/**\n     * The long URL: absolute http or https, at most 2048 characters.\n     */\n    url: string");
     expect(shorten.response).toContain("interface ShortenResponse {");
     expect(shorten.response).toContain("qrCodeUrl?: string");
-    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: '{\n  "url": ""\n}' });
+    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n {2}"url": "",\n/) });
+    expect(JSON.parse(shorten.example.body!)).toMatchObject({ url: "", alias: "", maxClicks: 0, expiresAt: expect.stringMatching(/^\d{4}-/) });
     // Path parameters get a sample; query fields are filled.
     const topCodes = url.endpoints.find((e) => e.name === "topCodes")!;
     expect(topCodes).toMatchObject({ expose: false, example: { method: "GET", path: "/internal/top-codes", query: [["limit", "0"]], body: null } });
