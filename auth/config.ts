@@ -100,3 +100,22 @@ if (source.devSecretFile) {
 
 /** The HS256 key of every token this app issues and accepts. */
 export const jwtKey: Uint8Array = source.key;
+
+/**
+ * ADMIN_EMAILS: the accounts with the admin role (moderation), by email, comma- or
+ * space-separated, compared regardless of case as sign-up and login compare emails.
+ */
+export function parseAdminEmails(raw: string | undefined): ReadonlySet<string> {
+  const emails = new Set<string>();
+  for (const entry of (raw ?? "").split(/[\s,]+/)) {
+    if (entry === "") continue;
+    if (!/^[^@\s]+@[^@\s]+$/.test(entry)) {
+      throw new Error(`invalid configuration: ADMIN_EMAILS must be email addresses separated by commas, got "${entry}"`);
+    }
+    emails.add(entry.toLowerCase());
+  }
+  return emails;
+}
+
+/** Emails of the administrators, lower-case, read once at start. */
+export const adminEmails = parseAdminEmails(process.env.ADMIN_EMAILS);

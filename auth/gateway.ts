@@ -1,6 +1,7 @@
 import { APIError, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import { users } from "~encore/clients";
+import { adminEmails } from "./config";
 import { verifyToken } from "./jwt/tokens";
 
 export interface AuthParams {
@@ -12,6 +13,8 @@ export interface AuthParams {
 export interface AuthData {
   userID: string;
   email: string;
+  /** Whether the account's email is in ADMIN_EMAILS: it may use the moderation endpoints (/admin/...). */
+  admin?: boolean;
 }
 
 // One message for every way a token can be wrong: which check failed is of use only to
@@ -39,7 +42,7 @@ export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) 
   if (!claims) throw APIError.unauthenticated(invalidToken);
   const { exists } = await users.userExists({ id: claims.userID });
   if (!exists) throw APIError.unauthenticated(invalidToken);
-  return { userID: claims.userID, email: claims.email };
+  return { userID: claims.userID, email: claims.email, admin: adminEmails.has(claims.email.toLowerCase()) };
 });
 
 export const gateway = new Gateway({ authHandler: auth });
