@@ -8,6 +8,7 @@ import { storeUnderFreshCode } from "./shortening/fresh-code";
 import { urlConfig } from "./config/url-config";
 import { qrCodes, qrObjectName } from "./qr-codes";
 import { checkTarget } from "./shortening/target";
+import { refuseBannedHost } from "./moderation/host-check";
 
 export interface ShortenRequest {
   /** The long URL: absolute http or https, at most 2048 characters. */
@@ -47,6 +48,7 @@ export const shorten = api(
     if (!user && urlConfig.requireLoginToShorten) throw APIError.unauthenticated("sign in to shorten URLs");
     const baseUrl = appMeta().apiBaseUrl;
     const target = checkTarget(url, baseUrl, linkLimits.config.deniedHosts);
+    await refuseBannedHost(target);
     // Counted once the request is valid: a rejected URL costs no budget, a stored one always does.
     await linkLimits.count({ address: addressKey(forwardedFor), userID: user?.userID });
     const code = await storeUnderFreshCode(target, generateCode, user?.userID ?? null);

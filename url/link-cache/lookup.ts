@@ -1,13 +1,13 @@
 import { cachedLink, urlCache, type CachedLink } from "./cache";
-import { cacheEvictions } from "./evictions";
 import { db } from "../db";
+import { urlNotifications } from "../notifications/instance";
 
 /** A code's link: from this instance's cache, else from the database (then cached). */
 export async function linkOf(code: string): Promise<CachedLink | undefined> {
   const cached = urlCache.get(code);
   if (cached !== undefined) return cached;
   // The first lookup starts listening for evictions and waits for its first attempt, so it can be cached.
-  await cacheEvictions.start();
+  await urlNotifications.start();
   const fill = urlCache.startFill(code);
   let link: CachedLink | undefined;
   try {
