@@ -14,6 +14,8 @@ const env = () => ({
   DATA_DIR: mkdtempSync(path.join(tmpdir(), "moderation-")),
   DATABASE_NAME_PREFIX: prefix,
   NATS_URL: "",
+  // One key for both, as in production: a token from one instance is good on the other.
+  JWTSecret: "moderation-test-secret-".repeat(3),
   ADMIN_EMAILS: "root@example.com, admin@example.com", // in another case than signed up with: emails match regardless
 });
 
