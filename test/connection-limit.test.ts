@@ -9,9 +9,9 @@ import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("connection-limit-test-");
 const clusterDir = path.join(dataDir, "postgres");
-// The app declares 5 databases, and the runtime has 2 of its own (pub/sub, cron): 16 gives each
+// The app declares 6 databases, and the runtime has 2 of its own (pub/sub, cron): 18 gives each
 // pool 2 connections, and keeps 2 apart for LISTEN and the presence on the cluster.
-const maxConnections = 16;
+const maxConnections = 18;
 const env = {
   DATA_DIR: dataDir,
   DATABASE_URL: "",
