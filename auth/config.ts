@@ -1,4 +1,5 @@
-// The key that signs and checks login tokens, resolved once at start.
+// The auth service's configuration, resolved once at start: the key that signs and checks
+// login tokens, and the emails of the admin accounts.
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -102,20 +103,24 @@ if (source.devSecretFile) {
 export const jwtKey: Uint8Array = source.key;
 
 /**
- * ADMIN_EMAILS: the accounts with the admin role (moderation), by email, comma- or
- * space-separated, compared regardless of case as sign-up and login compare emails.
+ * ADMIN_EMAILS: the emails of the accounts that are admins (AuthData.admin), comma-separated,
+ * matched without regard to case. Unset or blank: nobody is. Empty entries (a trailing
+ * comma) are ignored; anything else that is not an email stops start-up, naming the variable.
  */
-export function parseAdminEmails(raw: string | undefined): ReadonlySet<string> {
+export function parseAdminEmails(env: Readonly<Record<string, string | undefined>>): ReadonlySet<string> {
   const emails = new Set<string>();
-  for (const entry of (raw ?? "").split(/[\s,]+/)) {
-    if (entry === "") continue;
-    if (!/^[^@\s]+@[^@\s]+$/.test(entry)) {
-      throw new Error(`invalid configuration: ADMIN_EMAILS must be email addresses separated by commas, got "${entry}"`);
+  for (const entry of (env.ADMIN_EMAILS ?? "").split(",")) {
+    const email = entry.trim();
+    if (email === "") continue;
+    if (email.length > 254 || !/^[^\s@,]+@[^\s@,]+$/.test(email)) {
+      throw new Error(`invalid configuration: ADMIN_EMAILS must be a comma-separated list of emails, got "${email}" in it`);
     }
-    emails.add(entry.toLowerCase());
+    emails.add(email.toLowerCase());
   }
   return emails;
 }
 
-/** Emails of the administrators, lower-case, read once at start. */
-export const adminEmails = parseAdminEmails(process.env.ADMIN_EMAILS);
+const adminEmails = parseAdminEmails(process.env);
+
+/** Whether the account with this (current) email is an admin. */
+export const isAdminEmail = (email: string): boolean => adminEmails.has(email.toLowerCase());
