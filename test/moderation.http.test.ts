@@ -139,6 +139,8 @@ describe("a banned host", () => {
       await within1s(() => lookUp(call, before), "404 link disabled for abuse");
       expect(await lookUp(call, sibling)).toBe("200 https://notspam.example/fine");
     }
+    const mine = await shorten("https://fine.example/", user.token);
+    expect(await onB("PATCH", `/links/${mine}`, { body: { url: "https://www.spam.example/moved" }, token: user.token })).toEqual(refused);
     expect((await asAdmin(onB, "POST", "/admin/hosts", { host: "spam.example" })).status).toBe(409);
     const list = await asAdmin(onB, "GET", "/admin/hosts");
     expect(list.body.hosts).toContainEqual({ host: "spam.example", reason: "spam wave", bannedAt: expect.any(String), bannedBy: admin.userID });
