@@ -1,8 +1,10 @@
+import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { db } from "./db";
 import { banHost, bannedHostList, disableLinkForAbuse, enableLinkAfterAbuse, setAccountLinksDisabled, unbanHost } from "./moderation";
 import { BannedHosts } from "./moderation/banned-hosts";
 import { refuseBannedHost } from "./moderation/host-check";
+import { urlNotifications } from "./notifications/instance";
 import { shorten } from "./shorten";
 
 async function insertUrl(code: string, url: string, createdBy: string | null = null): Promise<void> {
@@ -85,6 +87,28 @@ describe("new links to banned hosts", () => {
     await expect(shorten({ url: "https://soon-banned.example/x" })).rejects.toMatchObject({ code: "invalid_argument" });
     await unbanHost({ host: "soon-banned.example" });
     await expect.poll(() => refuseBannedHost("https://soon-banned.example/")).toBeUndefined();
+  });
+
+  test("a ban made while the listening connection was lost is in force once it is back", async () => {
+    await refuseBannedHost("https://warm.example/"); // listening, the copy read
+    const sql = new pg.Client({ connectionString: db.connectionString });
+    await sql.connect();
+    try {
+      // A ban whose notification never reaches anyone (triggers off in this session), as if made while the connection was down.
+      await sql.query("SET session_replication_role = replica");
+      await sql.query("INSERT INTO banned_hosts (host, banned_by) VALUES ('missed.example', 'admin')");
+      await sql.query("RESET session_replication_role");
+      expect(await refuseBannedHost("https://missed.example/")).toBeUndefined(); // stale: nothing told this instance
+
+      await sql.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%LISTEN url_banned_hosts;%'",
+      );
+      await expect.poll(() => urlNotifications.listening).toBe(false);
+      await expect.poll(() => urlNotifications.listening, { timeout: 5000 }).toBe(true);
+      await expect(refuseBannedHost("https://missed.example/")).rejects.toMatchObject({ message: "links to missed.example are not allowed" });
+    } finally {
+      await sql.end();
+    }
   });
 
   test("the copy is read once while notifications arrive, and at every check while they may not", async () => {
