@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { parseAdminEmails, resolveJwtKey } from "./config";
+import { parseAdminEmails } from "./admin-emails";
+import { resolveJwtKey } from "./config";
 
 const dir = mkdtempSync(path.join(tmpdir(), "jwt-secret-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

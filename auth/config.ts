@@ -101,26 +101,3 @@ if (source.devSecretFile) {
 
 /** The HS256 key of every token this app issues and accepts. */
 export const jwtKey: Uint8Array = source.key;
-
-/**
- * ADMIN_EMAILS: the emails of the accounts that are admins (AuthData.admin), comma-separated,
- * matched without regard to case. Unset or blank: nobody is. Empty entries (a trailing
- * comma) are ignored; anything else that is not an email stops start-up, naming the variable.
- */
-export function parseAdminEmails(env: Readonly<Record<string, string | undefined>>): ReadonlySet<string> {
-  const emails = new Set<string>();
-  for (const entry of (env.ADMIN_EMAILS ?? "").split(",")) {
-    const email = entry.trim();
-    if (email === "") continue;
-    if (email.length > 254 || !/^[^\s@,]+@[^\s@,]+$/.test(email)) {
-      throw new Error(`invalid configuration: ADMIN_EMAILS must be a comma-separated list of emails, got "${email}" in it`);
-    }
-    emails.add(email.toLowerCase());
-  }
-  return emails;
-}
-
-const adminEmails = parseAdminEmails(process.env);
-
-/** Whether the account with this (current) email is an admin. */
-export const isAdminEmail = (email: string): boolean => adminEmails.has(email.toLowerCase());

@@ -4,7 +4,7 @@ import { users } from "~encore/clients";
 import { ApiKeyLimits, parseApiKeyLimits } from "../limits/api-keys";
 import { addressKey } from "../limits/address";
 import { apiKeyMarker, isWellFormedApiKey } from "../users/keys/api-key";
-import { isAdminEmail } from "./config";
+import { isAdminEmail } from "./admin-emails";
 import { verifyToken } from "./jwt/tokens";
 
 export interface AuthParams {
