@@ -10,13 +10,13 @@ import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}mod_`;
 const adminEmail = "Admin@Example.com";
-const env = () => ({
+const env = (adminEmails: string) => ({
   DATA_DIR: mkdtempSync(path.join(tmpdir(), "moderation-")),
   DATABASE_NAME_PREFIX: prefix,
   NATS_URL: "",
-  // One key for both, as in production: a token from one instance is good on the other.
+  // One key for every instance, as in production: a token from one is good on the other.
   JWTSecret: "moderation-test-secret-".repeat(3),
-  ADMIN_EMAILS: "root@example.com, admin@example.com", // in another case than signed up with: emails match regardless
+  ADMIN_EMAILS: adminEmails,
 });
 
 let a: RunningApp;
@@ -27,11 +27,17 @@ let admin: { userID: string; token: string };
 let user: { userID: string; token: string };
 
 beforeAll(async () => {
-  a = await startApp(env()); // creates and migrates the databases
-  b = await startApp(env());
+  // As an operator does: the account first, then its email listed (a listed address nobody
+  // holds cannot be signed up with). This instance creates and migrates the databases.
+  const setup = await startApp(env(""));
+  const { userID } = await signUpAndLogIn(apiCaller(() => setup.url), adminEmail);
+  await setup.stop();
+  const admins = "root@example.com, admin@example.com"; // in another case than signed up with: emails match regardless
+  [a, b] = await Promise.all([startApp(env(admins)), startApp(env(admins))]);
   onA = apiCaller(() => a.url);
   onB = apiCaller(() => b.url);
-  admin = await signUpAndLogIn(onA, adminEmail);
+  const login = await onA("POST", "/auth/login", { body: { email: adminEmail, password: "correct horse battery" } });
+  admin = { userID, token: login.body.token as string };
   user = await signUpAndLogIn(onA, "someone@example.com");
 }, 120_000);
 
