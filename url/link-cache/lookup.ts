@@ -1,6 +1,6 @@
 import { cachedLink, urlCache, type CachedLink, type LinkRules } from "./cache";
-import { cacheEvictions } from "./evictions";
 import { db } from "../db";
+import { urlNotifications } from "../notifications/instance";
 import { unavailableAnswer } from "../link-answers/unavailable";
 import type { DisabledReason } from "../links/status";
 
@@ -21,7 +21,7 @@ export async function linkOf(code: string): Promise<CachedLink | undefined> {
   const cached = urlCache.get(code);
   if (cached !== undefined) return cached;
   // The first lookup starts listening for evictions and waits for its first attempt, so it can be cached.
-  await cacheEvictions.start();
+  await urlNotifications.start();
   const fill = urlCache.startFill(code);
   let link: CachedLink | undefined;
   try {

@@ -10,6 +10,7 @@ import { generateCode } from "../shortening/codes";
 import { storeUnderFreshCode } from "../shortening/fresh-code";
 import { checkTarget } from "../shortening/target";
 import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+import { refuseBannedHost } from "../moderation/host-check";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -69,7 +70,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
 }
 
 /**
- * Creates one link: checks it, counts it against the creator's link limits (limits/links.ts;
+ * Creates one link: checks it (a host an administrator banned too), counts it against the creator's link limits (limits/links.ts;
  * a refused item costs no budget, a stored one always does), hashes its password with
  * `hashPassword` and stores it under its alias or a fresh random code.
  */
@@ -80,6 +81,7 @@ export async function createLink(
 ): Promise<ShortenResponse> {
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl);
+  await refuseBannedHost(checked.target);
   await linkLimits.count(creator);
   const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password) };
   const code =
