@@ -1,17 +1,29 @@
 import { useState } from "preact/hooks";
-import { client, errorMessage, isFieldError } from "../api";
-import type { url } from "../client.gen";
+import { client, errorMessage, fieldErrorOf } from "../api";
+import { ErrCode, isAPIError } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
+import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
+import { linksApi, type ShortenAnswer } from "../manage-api";
 import { href } from "../router";
+import { useSession } from "../session";
+
+const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
+type FieldName = keyof typeof labels;
 
 export function ShortenPage() {
+  const session = useSession();
   const [target, setTarget] = useState("");
+  const [alias, setAlias] = useState("");
+  const [password, setPassword] = useState("");
+  const [options, setOptions] = useState<OptionValues>(noOptions);
+  const [optionsOpen, setOptionsOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [result, setResult] = useState<url.ShortenResponse | null>(null);
+  const [result, setResult] = useState<ShortenAnswer | null>(null);
+  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -19,11 +31,20 @@ export function ShortenPage() {
     setFieldError(null);
     setFormError(null);
     try {
-      setResult(await client.url.shorten({ url: target.trim() }));
+      // Options are for signed-in users only: the API refuses an alias from anyone else.
+      const url = target.trim();
+      setResult(session ? await linksApi.shorten(url, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : await client.url.shorten({ url }));
+      // Each link its own: the next one must not take this alias or password by accident.
+      setAlias("");
+      setPassword("");
+      setOptions(noOptions);
     } catch (err) {
       setResult(null);
-      if (isFieldError(err, "url")) setFieldError(errorMessage(err));
-      else setFormError(errorMessage(err));
+      const about = fieldErrorOf(err, labels) ?? (isAPIError(err) && err.code === ErrCode.AlreadyExists ? { field: "alias" as const, message: err.message } : null);
+      if (about) {
+        setFieldError(about);
+        if (about.field !== "url") setOptionsOpen(true);
+      } else setFormError(errorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -33,21 +54,52 @@ export function ShortenPage() {
     <>
       <h1 tabIndex={-1}>Shorten a link</h1>
       {/* noValidate: the API's messages (shown next to the field) say more than the browser's. */}
-      <form onSubmit={submit} noValidate class="inline-form">
-        <Field
-          id="url"
-          label="Long URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          placeholder="https://example.com/a/long/page"
-          value={target}
-          onInput={(e) => setTarget(e.currentTarget.value)}
-          error={fieldError}
-        />
-        <button type="submit" disabled={busy}>
-          {busy ? "Shortening…" : "Shorten"}
-        </button>
+      <form onSubmit={submit} noValidate>
+        <div class="inline-form">
+          <Field
+            id="url"
+            label="Long URL"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            placeholder="https://example.com/a/long/page"
+            value={target}
+            onInput={(e) => setTarget(e.currentTarget.value)}
+            error={errorOf("url")}
+          />
+          <button type="submit" disabled={busy}>
+            {busy ? "Shortening…" : "Shorten"}
+          </button>
+        </div>
+        {session && (
+          <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
+            <summary>Options</summary>
+            <div class="options-grid">
+              <Field
+                id="alias"
+                label="Alias"
+                autoComplete="off"
+                hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
+                maxLength={64}
+                value={alias}
+                onInput={(e) => setAlias(e.currentTarget.value)}
+                error={errorOf("alias")}
+              />
+              <Field
+                id="link-password"
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                hint="Visitors must type it to follow the link. Empty: none."
+                maxLength={128}
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+                error={errorOf("password")}
+              />
+              <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
+            </div>
+          </details>
+        )}
       </form>
       {formError && <Alert>{formError}</Alert>}
       {result && <ShortLink result={result} />}
@@ -55,7 +107,7 @@ export function ShortenPage() {
   );
 }
 
-function ShortLink({ result }: { result: url.ShortenResponse }) {
+function ShortLink({ result }: { result: ShortenAnswer }) {
   return (
     <section class="result" aria-labelledby="result-heading">
       <h2 id="result-heading">Your short link</h2>

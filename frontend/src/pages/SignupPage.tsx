@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { client, errorMessage, fieldMessage, isFieldError } from "../api";
+import { client, errorMessage, fieldErrorOf } from "../api";
 import { ErrCode, isAPIError } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
@@ -7,7 +7,6 @@ import { href, navigate } from "../router";
 
 const labels = { email: "Email", name: "Name", age: "Age", password: "Password" } as const;
 type FieldName = keyof typeof labels;
-const fields = Object.keys(labels) as FieldName[];
 
 export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", age: "", password: "" });
@@ -28,8 +27,8 @@ export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void
       onSignedUp(user.email);
       navigate(href.login);
     } catch (err) {
-      const field = fields.find((f) => isFieldError(err, f));
-      if (field) setFieldError({ field, message: fieldMessage(err, labels[field]) });
+      const fieldError = fieldErrorOf(err, labels);
+      if (fieldError) setFieldError(fieldError);
       else if (isAPIError(err) && err.code === ErrCode.AlreadyExists) setFieldError({ field: "email", message: err.message });
       else setFormError(errorMessage(err));
       setBusy(false);
