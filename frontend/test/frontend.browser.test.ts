@@ -2,27 +2,18 @@
 // PostgreSQL, QR codes on): what a visitor does, page by page. The tests run in order
 // and share one browser: the link shortened first is followed and counted after.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchBrowser, screenshot, type Browser } from "./browser.ts";
+import { launchBrowser, screenshot, watchCsp, type Browser } from "./browser.ts";
 import { startAppForBrowser, startTargetServer, type BrowserApp, type TargetServer } from "./servers.ts";
 
 let app: BrowserApp;
 let target: TargetServer;
 let browser: Browser;
 
-/** What broke the pages' Content-Security-Policy: its violation events and the console's reports of them. */
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 beforeAll(async () => {
   [app, target, browser] = await Promise.all([startAppForBrowser(), startTargetServer(), launchBrowser()]);
-  const { page } = browser;
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(`console: ${message.text()}`);
-  });
-  // Installed by the browser itself in every document, before the page's own code, so it
-  // is no inline script of the page's and the policy does not apply to it.
-  await page.exposeFunction("reportCspViolation", (report: string) => void cspViolations.push(`event: ${report}`));
-  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) =>
-    window.reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`);
+  cspViolations = await watchCsp(browser.page);
 }, 120_000);
 
 afterAll(async () => {
