@@ -147,7 +147,11 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (key: ApiKey
               </td>
               <td>{when(key.createdAt, "")}</td>
               <td>{when(key.lastUsedAt, "Never")}</td>
-              <td>{when(key.expiresAt, "Never")}</td>
+              <td>
+                {/* Expired keys stay listed until revoked: say so rather than show a date to compare. */}
+                {key.expiresAt && Date.parse(key.expiresAt) <= Date.now() && "Expired "}
+                {when(key.expiresAt, "Never")}
+              </td>
               <td>
                 <ConfirmButton
                   label="Revoke"
