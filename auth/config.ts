@@ -1,4 +1,5 @@
-// The key that signs and checks login tokens, resolved once at start.
+// The auth service's configuration, resolved once at start: the key that signs and checks
+// login tokens, and the emails of the admin accounts.
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";

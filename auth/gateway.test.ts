@@ -1,12 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { SQLDatabase } from "encore.dev/storage/sqldb";
 import { SignJWT, type JWTPayload } from "jose";
-import { beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { users } from "~encore/clients";
 import { jwtKey } from "./config";
 import { auth } from "./gateway";
 import { login } from "./login";
 import { tokenAudience, tokenIssuer } from "./jwt/tokens";
+
+vi.hoisted(() => {
+  // Read once, when the modules load.
+  process.env.ADMIN_EMAILS = " Boss@Example.com,deputy@example.com, ";
+  process.env.API_KEY_FAILURES_PER_ADDRESS = "3";
+});
 
 // The users service's database, only to delete an account behind the service's back.
 const usersDb = SQLDatabase.named("users");
@@ -38,7 +44,7 @@ async function expectRefused(authorization: string): Promise<void> {
 
 describe("the auth handler", () => {
   test("accepts a token from login, giving the user's id and email", async () => {
-    expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({ userID: alice.id, email: "alice@example.com" });
+    expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({ userID: alice.id, email: "alice@example.com", admin: false });
   });
 
   test("takes the Bearer scheme in any case, and surrounding spaces", async () => {
@@ -107,5 +113,94 @@ describe("the auth handler", () => {
     expect((await auth({ authorization: `Bearer ${token}` }))?.userID).toBe(bob.id);
     await usersDb.exec`DELETE FROM users WHERE id = ${bob.id}::uuid`;
     await expectRefused(`Bearer ${token}`);
+  });
+});
+
+describe("API keys", () => {
+  type Account = { id: string; email: string };
+  const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false } });
+  let n = 0;
+  const signUp = (email = `key-holder${++n}@example.com`) => users.create({ email, name: "K", age: 30, password: "a fine password" });
+  let addresses = 0;
+  const newAddress = () => `198.51.100.${++addresses}`;
+
+  test("a key in force gives its account, whatever the address", async () => {
+    const carol = await signUp();
+    const { key } = await users.createApiKey({ name: "ci" }, as(carol));
+    expect(await auth({ authorization: `Bearer ${key}`, forwardedFor: newAddress() })).toEqual({ userID: carol.id, email: carol.email, admin: false });
+    expect(await auth({ authorization: `bearer ${key}` })).toMatchObject({ userID: carol.id });
+  });
+
+  test("a revoked key, an unknown one and a malformed one get the one message", async () => {
+    const dave = await signUp();
+    const { key, id } = await users.createApiKey({ name: "old" }, as(dave));
+    await users.revokeApiKey({ id }, as(dave));
+    for (const token of [key, `usk_${"x".repeat(43)}`, "usk_", `usk_${"a".repeat(200)}`]) {
+      await expect(auth({ authorization: `Bearer ${token}`, forwardedFor: newAddress() })).rejects.toMatchObject({
+        code: "unauthenticated",
+        message: "invalid or expired token",
+      });
+    }
+  });
+
+  test("past API_KEY_FAILURES_PER_ADDRESS failed keys, the address gets 429, a good key too; another address does not", async () => {
+    const erin = await signUp();
+    const { key } = await users.createApiKey({ name: "k" }, as(erin));
+    const guesser = newAddress();
+    const guess = () => auth({ authorization: `Bearer usk_${randomBytes(32).toString("base64url")}`, forwardedFor: guesser });
+    for (let i = 0; i < 3; i++) await expect(guess()).rejects.toMatchObject({ code: "unauthenticated" });
+    const refused = await guess().catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: "resource_exhausted", details: { retryAfterSeconds: expect.any(Number) } });
+    await expect(auth({ authorization: `Bearer ${key}`, forwardedFor: guesser })).rejects.toMatchObject({ code: "resource_exhausted" });
+    // Login tokens are not counted, nor refused.
+    expect((await auth({ authorization: `Bearer ${validToken}`, forwardedFor: guesser }))?.userID).toBe(alice.id);
+    expect((await auth({ authorization: `Bearer ${key}`, forwardedFor: newAddress() }))?.userID).toBe(erin.id);
+  });
+
+  test("a disabled account's token and keys are refused from the next request, and work again once enabled", async () => {
+    const frank = await signUp("frank@example.com");
+    const { key } = await users.createApiKey({ name: "k" }, as(frank));
+    const { token } = await login({ email: "frank@example.com", password: "a fine password", forwardedFor: "192.0.2.3" });
+    await users.setAccountDisabled({ id: frank.id, disabled: true });
+    await expectRefused(`Bearer ${token}`);
+    await expectRefused(`Bearer ${key}`);
+    await users.setAccountDisabled({ id: frank.id, disabled: false });
+    expect((await auth({ authorization: `Bearer ${token}` }))?.userID).toBe(frank.id);
+    expect((await auth({ authorization: `Bearer ${key}` }))?.userID).toBe(frank.id);
+  });
+});
+
+describe("the admin flag", () => {
+  test("is true for an account whose current email is in ADMIN_EMAILS, in any case, by token or key", async () => {
+    // The account exists before its email is listed, as an operator makes an admin: the
+    // email is set behind the service's back, since the service refuses a listed one.
+    const boss = await users.create({ email: "boss-to-be@example.com", name: "Boss", age: 50, password: "the boss's password" });
+    await usersDb.exec`UPDATE users SET email = 'boss@EXAMPLE.com' WHERE id = ${boss.id}::uuid`;
+    const { token } = await login({ email: "boss@example.com", password: "the boss's password", forwardedFor: "192.0.2.4" });
+    const as = { authData: { userID: boss.id, email: "boss@EXAMPLE.com", admin: true } };
+    const { key } = await users.createApiKey({ name: "admin script" }, as);
+    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: boss.id, email: "boss@EXAMPLE.com", admin: true });
+    expect(await auth({ authorization: `Bearer ${key}` })).toMatchObject({ admin: true });
+
+    // An email changed since login counts, not the one in the token.
+    await users.replace({ id: boss.id, email: "former-boss@example.com", name: "Boss", age: 50 }, as);
+    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: boss.id, email: "former-boss@example.com", admin: false });
+  });
+
+  test("a listed email no account holds cannot be claimed, by signing up or by changing an email", async () => {
+    const taken = { code: "already_exists", message: "an account with this email already exists" };
+    await expect(users.create({ email: "Deputy@example.com", name: "D", age: 40, password: "a fine password" })).rejects.toMatchObject(taken);
+    const mallory = await users.create({ email: "mallory@example.com", name: "M", age: 40, password: "a fine password" });
+    const as = { authData: { userID: mallory.id, email: mallory.email, admin: false } };
+    await expect(users.replace({ id: mallory.id, email: "deputy@EXAMPLE.com", name: "M", age: 40 }, as)).rejects.toMatchObject(taken);
+    expect(await auth({ authorization: `Bearer ${(await login({ email: "mallory@example.com", password: "a fine password", forwardedFor: "192.0.2.5" })).token}` }))
+      .toMatchObject({ email: "mallory@example.com", admin: false });
+  });
+});
+
+test("a request without an Authorization header is refused as the runtime refuses one without credentials", async () => {
+  await expect(auth({ forwardedFor: "192.0.2.9" })).rejects.toMatchObject({
+    code: "unauthenticated",
+    message: "endpoint requires auth but none provided",
   });
 });

@@ -27,7 +27,21 @@ describe("POST /auth/login", () => {
     const { token, expiresAt } = await attempt("happy@example.com", "the right password", "198.51.100.1");
     expect(expiresAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
     expect(expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
-    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: id, email: "happy@example.com" });
+    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: id, email: "happy@example.com", admin: false });
+  });
+
+  test("a disabled account: the right password is 403 account disabled, a wrong one the usual 401; neither counts as a failure", async () => {
+    const id = await signUp("disabled@example.com");
+    await users.setAccountDisabled({ id, disabled: true });
+    for (let i = 0; i < 6; i++) {
+      await expect(attempt("disabled@example.com", "the right password", "198.51.100.9")).rejects.toMatchObject({
+        code: "permission_denied",
+        message: "account disabled",
+      });
+    }
+    await expect(attempt("disabled@example.com", "a wrong password", "198.51.100.9")).rejects.toMatchObject(unauthenticated);
+    await users.setAccountDisabled({ id, disabled: false });
+    await expect(attempt("disabled@example.com", "the right password", "198.51.100.9")).resolves.toHaveProperty("token");
   });
 
   test("the email matches in any case and with surrounding spaces", async () => {

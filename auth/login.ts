@@ -33,6 +33,10 @@ const badCredentials = "invalid email or password";
  * (the users service spends the same scrypt work on both). Attempts are limited so that
  * a guesser is slowed down and the owner is not locked out (limits/logins.ts): past a
  * limit, 429 resource_exhausted with details.retryAfterSeconds.
+ *
+ * An account a moderator disabled is 403 permission_denied "account disabled", said only
+ * once the password is right: its owner learns why, a guesser learns nothing more than
+ * from any wrong password.
  */
 export const login = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
@@ -41,12 +45,18 @@ export const login = api(
     const emailKey = email.trim().toLowerCase();
     // No address: a call from another service that passed none; such calls share one budget.
     const attempt = await loginLimits.begin(addressKey(forwardedFor) ?? "unknown", emailKey);
-    let user: Awaited<ReturnType<typeof users.verifyCredentials>>["user"];
+    let verified: Awaited<ReturnType<typeof users.verifyCredentials>>;
     try {
-      ({ user } = await users.verifyCredentials({ email: email.trim(), password }));
+      verified = await users.verifyCredentials({ email: email.trim(), password });
     } catch (err) {
       await attempt.notChecked();
       throw err;
+    }
+    const { user, disabled } = verified;
+    if (disabled) {
+      // The password was right: not a guess, so it costs the address nothing.
+      await attempt.notChecked();
+      throw APIError.permissionDenied("account disabled");
     }
     if (!user) throw APIError.unauthenticated(badCredentials);
     await attempt.succeeded();

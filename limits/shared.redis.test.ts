@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { createServer, Socket, type Server } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, expect, test } from "vitest";
+import { ApiKeyLimits } from "./api-keys";
 import { LoginLimits } from "./logins";
 import { LinkLimits, type LinkLimitsConfig } from "./links";
 import { RedisLink } from "./limiter/redis";
@@ -83,6 +84,16 @@ test("two instances share one address's sign-up budget", async () => {
   await b.count("203.0.113.7");
   await expect(a.count("203.0.113.7")).rejects.toMatchObject({ code: "resource_exhausted", details: { retryAfterSeconds: expect.any(Number) } });
   expect(await direct.pttl(`${prefix}signups:address:203.0.113.7`)).toBeGreaterThan(3_590_000);
+});
+
+test("two instances share one address's failed API key attempts", async () => {
+  newPrefix();
+  const [a, b] = [new ApiKeyLimits({ failuresPerAddress: 2 }, await link()), new ApiKeyLimits({ failuresPerAddress: 2 }, await link())];
+  await a.failed("203.0.113.8");
+  await b.failed("203.0.113.8");
+  await expect(a.check("203.0.113.8")).rejects.toMatchObject({ code: "resource_exhausted" });
+  await expect(b.check("203.0.113.8")).rejects.toMatchObject({ code: "resource_exhausted" });
+  expect(await direct.pttl(`${prefix}apikeys:address:203.0.113.8`)).toBeGreaterThan(3_590_000);
 });
 
 /** A TCP relay to Redis that can be stopped and started on the same port: Redis going away and coming back. */

@@ -21,7 +21,7 @@ new Subscription(orderCreated, "test-order-created", {
 
 let customers = 0;
 const newCustomer = () => `customer-${++customers}`;
-const ada = (userID: string) => ({ authData: { userID, email: `${userID}@example.com` } });
+const ada = (userID: string) => ({ authData: { userID, email: `${userID}@example.com`, admin: false } });
 
 /** Stores `n` orders for a customer, oldest first, each with two items; returns their ids. */
 async function placeOrders(customerId: string, n: number): Promise<number[]> {

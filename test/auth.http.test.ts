@@ -97,7 +97,7 @@ describe("auth data across calls", () => {
     await expect(url.myUrls({})).rejects.toMatchObject({ code: "unauthenticated" });
     const { email, userID, token } = await signedInUser();
     await call("POST", "/shorten", { token, body: { url: "https://via-client.example/x" } });
-    const mine = await url.myUrls({}, { authData: { userID, email } });
+    const mine = await url.myUrls({}, { authData: { userID, email, admin: false } });
     expect(mine.urls.map((u) => u.originalUrl)).toEqual(["https://via-client.example/x"]);
   });
 

@@ -190,7 +190,7 @@ describe("POST /api/call", () => {
       endpoint: "userExists",
       method: "GET",
       path: "/internal/users/nobody/exists",
-      auth: { kind: "authData", data: { userID: "u1", email: "u1@example.com" } },
+      auth: { kind: "authData", data: { userID: "u1", email: "u1@example.com", admin: false } },
     });
     expect([ok.status, JSON.parse(ok.body)]).toEqual([200, { exists: false }]);
     const bad = await call({ service: "users", endpoint: "userExists", method: "GET", path: "/internal/users/x/exists", auth: { kind: "authData", data: { userID: 1 } } });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { config } from "../runtime/internal/config/mod.ts";
+import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db";
 import { qrCodes, qrObjectName } from "../url/qr-codes";
@@ -107,3 +108,27 @@ describe("the QR-code extension", () => {
   });
 });
 
+describe("deleting a link", () => {
+  const call = apiCaller(() => server.url);
+
+  test("DELETE /links/:code removes its image; its Link answers the image's URL until then, and none after", async () => {
+    const { token } = await signUpAndLogIn(call, "qr-owner@example.com");
+    const made = await call("POST", "/shorten", { token, body: { url: "https://deleted-qr.example" } });
+    const { code, qrCodeUrl } = made.body as { code: string; qrCodeUrl: string };
+    expect((await call("GET", `/links/${code}`, { token })).body).toMatchObject({ qrCodeUrl });
+    expect(await qrCodes.exists(qrObjectName(code))).toBe(true);
+
+    expect((await call("DELETE", `/links/${code}`, { token })).status).toBe(200);
+    expect(await qrCodes.exists(qrObjectName(code))).toBe(false);
+    expect((await fetch(onTestServer(qrCodeUrl))).status).toBe(404);
+    expect((await call("GET", `/links/${code}`, { token })).body).not.toHaveProperty("qrCodeUrl");
+  });
+
+  test("an image already gone does not fail the delete", async () => {
+    const { token } = await signUpAndLogIn(call, "qr-gone@example.com");
+    const { code } = (await call("POST", "/shorten", { token, body: { url: "https://gone-qr.example" } })).body as { code: string };
+    await qrCodes.remove(qrObjectName(code));
+    expect((await call("DELETE", `/links/${code}`, { token })).status).toBe(200);
+    expect((await db.queryRow`SELECT deleted_at FROM urls WHERE code = ${code}`)!.deleted_at).toBeInstanceOf(Date);
+  });
+});

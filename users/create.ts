@@ -1,5 +1,7 @@
-import { api, APIError, type Header } from "encore.dev/api";
+import { api, type Header } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { isAdminEmail } from "../auth/admin-emails";
+import { adminEmailClaimed, emailTaken } from "./accounts/email-claims";
 import { addressKey } from "../limits/address";
 import { signupLimits } from "../limits/signups";
 import { passwords } from "./passwords/passwords";
@@ -22,7 +24,6 @@ export interface CreateUserRequest {
   forwardedFor?: Header<"X-Forwarded-For">;
 }
 
-const emailTaken = () => APIError.alreadyExists("an account with this email already exists");
 
 /**
  * Signs up: creates an account. Public. Each address may open a limited number of
@@ -40,6 +41,7 @@ export const create = api(
     // ask which emails have accounts as fast as it likes.
     await signupLimits.count(address);
     if (await userStore.emailTaken(email)) throw emailTaken();
+    if (isAdminEmail(email)) throw adminEmailClaimed(email);
     let passwordHash: string;
     try {
       passwordHash = await passwords.hash(password);

@@ -17,6 +17,12 @@ export interface VerifiedUser {
 export interface VerifyCredentialsResponse {
   /** The account, when the email exists and the password matches; null otherwise, whichever it was. */
   user: VerifiedUser | null;
+  /**
+   * True when the password is right but a moderator disabled the account (`user` is then
+   * null); left out otherwise. Said only to whoever knows the password: a guesser learns
+   * nothing of an account's state.
+   */
+  disabled?: boolean;
 }
 
 /**
@@ -24,13 +30,16 @@ export interface VerifyCredentialsResponse {
  *
  * An unknown email is checked against a dummy hash with the same scrypt parameters, so
  * it costs the same work as a wrong password and the response time does not tell
- * whether an account exists; both answer `{ user: null }`.
+ * whether an account exists; both answer `{ user: null }`. A disabled account with the right
+ * password answers `{ user: null, disabled: true }`.
  */
 export const verifyCredentials = api(
   { expose: false, method: "POST", path: "/internal/users/verify-credentials", sensitive: true },
   async ({ email, password }: VerifyCredentialsRequest): Promise<VerifyCredentialsResponse> => {
     const account = await userStore.findLogin(email);
     const matches = await passwords.verify(password, account?.passwordHash ?? passwords.unknownUserHash);
-    return { user: account && matches ? { userID: account.id, email: account.email } : null };
+    if (!account || !matches) return { user: null };
+    if (account.disabled) return { user: null, disabled: true };
+    return { user: { userID: account.id, email: account.email } };
   },
 );

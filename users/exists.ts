@@ -1,5 +1,6 @@
 import { api } from "encore.dev/api";
 import { userStore } from "./accounts/user-store";
+import type { VerifiedUser } from "./credentials";
 
 export interface UserExistsRequest {
   id: string;
@@ -9,8 +10,22 @@ export interface UserExistsResponse {
   exists: boolean;
 }
 
-/** Whether an account still exists, so the auth handler can refuse tokens of deleted users. Internal. */
+/** Whether an account still exists, disabled or not. Internal. */
 export const userExists = api(
   { expose: false, method: "GET", path: "/internal/users/:id/exists" },
   async ({ id }: UserExistsRequest): Promise<UserExistsResponse> => ({ exists: await userStore.exists(id) }),
+);
+
+export interface ActiveAccountResponse {
+  /** The account with its current email; null when it was deleted or is disabled. */
+  account: VerifiedUser | null;
+}
+
+/**
+ * The account a login token names, as it is now, so the auth handler refuses the tokens
+ * of deleted and disabled accounts at once, and sees an email changed since login. Internal.
+ */
+export const activeAccount = api(
+  { expose: false, method: "GET", path: "/internal/users/:id/active" },
+  async ({ id }: UserExistsRequest): Promise<ActiveAccountResponse> => ({ account: (await userStore.findActive(id)) ?? null }),
 );

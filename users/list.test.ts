@@ -18,7 +18,7 @@ async function insertSameInstant(n: number, prefix = "u"): Promise<string[]> {
   return rows.map((r) => r.id).sort();
 }
 
-const as = (userID: string) => ({ authData: { userID, email: "caller@example.com" } });
+const as = (userID: string) => ({ authData: { userID, email: "caller@example.com", admin: false } });
 
 describe("GET /users", () => {
   test("shows the caller its own account, with its public fields only (no email, no age), and no other", async () => {

@@ -4,7 +4,7 @@ import { db } from "./db";
 import { passwords } from "./passwords/passwords";
 
 type Account = { id: string; email: string };
-const as = (user: Account) => ({ authData: { userID: user.id, email: user.email } });
+const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false } });
 
 let n = 0;
 async function signUp(overrides: { password?: string } = {}): Promise<Account & { name: string; age: number; createdAt: Date }> {

@@ -1,5 +1,8 @@
-import { api, APIError } from "encore.dev/api";
+import { api } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { getAuthData } from "~encore/auth";
+import { isAdminEmail } from "../auth/admin-emails";
+import { adminEmailClaimed, emailTaken } from "./accounts/email-claims";
 import { ownRecordId, userNotFound } from "./accounts/own-record";
 import { passwords } from "./passwords/passwords";
 import { checkedProfile } from "./accounts/profile-rules";
@@ -42,10 +45,12 @@ export const replace = api(
   async ({ id, email, name, age, password }: ReplaceUserRequest): Promise<User> => {
     const own = await ownRecordId(id);
     const profile = checkedProfile({ name, age });
+    // The account's current email: an admin keeps theirs, nobody moves onto a listed one.
+    if (isAdminEmail(email) && email.toLowerCase() !== getAuthData()!.email.toLowerCase()) throw adminEmailClaimed(email);
     const passwordHash = password === undefined ? undefined : await passwords.hash(password);
     const result = await userStore.replace(own, { email, ...profile, ...(passwordHash && { passwordHash }) });
     if (result === "missing") throw userNotFound();
-    if (result === "taken") throw APIError.alreadyExists("an account with this email already exists");
+    if (result === "taken") throw emailTaken();
     return result;
   },
 );

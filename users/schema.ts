@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import * as p from "drizzle-orm/pg-core";
 
-// The users table, as drizzle-kit generates its migrations from it
+// The users service's tables, as drizzle-kit generates its migrations from them
 // (npx drizzle-kit generate --config users/drizzle.config.ts).
 export const users = p.pgTable(
   "users",
@@ -14,6 +14,8 @@ export const users = p.pgTable(
     /** Self-describing scrypt hash: scrypt$N$r$p$salt$key (base64). Never the password. */
     passwordHash: p.text("password_hash").notNull(),
     createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set by a moderator: the account cannot log in, and its tokens and API keys are refused. */
+    disabledAt: p.timestamp("disabled_at", { withTimezone: true }),
   },
   (t) => [
     // Sign-up and login look emails up by lower(email): one index serves both and makes
@@ -21,5 +23,35 @@ export const users = p.pgTable(
     p.uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
     // GET /users pages in sign-up order by keyset, (created_at, id) after the cursor.
     p.index("users_created_at_id_idx").on(t.createdAt, t.id),
+  ],
+);
+
+/** Keys for programs: `Authorization: Bearer usk_…` signs in as the key's owner. */
+export const apiKeys = p.pgTable(
+  "api_keys",
+  {
+    id: p.uuid().primaryKey().default(sql`gen_random_uuid()`),
+    userId: p
+      .uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: p.text().notNull(),
+    /** SHA-256 of the whole key, hex (keys/api-key.ts says why a fast hash is right). Never the key. */
+    keyHash: p.text("key_hash").notNull(),
+    /** The first 8 characters after `usk_`, so the owner can tell keys apart in a list. */
+    prefix: p.text().notNull(),
+    createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Written at most once a minute per key, not on every request. */
+    lastUsedAt: p.timestamp("last_used_at", { withTimezone: true }),
+    expiresAt: p.timestamp("expires_at", { withTimezone: true }),
+    /** Revoked keys keep their row (when they were last used stays known) and are never accepted again. */
+    revokedAt: p.timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    // Every request with a key looks it up by its hash.
+    p.uniqueIndex("api_keys_key_hash_key").on(t.keyHash),
+    // The owner's list, newest first, and the count of its unrevoked keys.
+    p.index("api_keys_user_id_created_at_idx").on(t.userId, t.createdAt),
+    p.check("api_keys_name_length", sql`char_length(${t.name}) BETWEEN 1 AND 100`),
   ],
 );

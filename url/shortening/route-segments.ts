@@ -15,6 +15,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "checkout",
   "healthz",
   "internal",
+  "links",
   "livez",
   "me",
   "metrics",

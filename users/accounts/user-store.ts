@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or, sql, DrizzleQueryError } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql, DrizzleQueryError } from "drizzle-orm";
 import { orm } from "../db";
 import { users } from "../schema";
 
@@ -79,12 +79,42 @@ export const userStore = {
   },
 
   /** The account with this email in any case, with its password hash; for credential checks only. */
-  async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string } | undefined> {
+  async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string; disabled: boolean } | undefined> {
     const [row] = await orm
-      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
       .from(users)
       .where(sql`lower(${users.email}) = lower(${email})`);
+    if (!row) return undefined;
+    const { disabledAt, ...login } = row;
+    return { ...login, disabled: disabledAt !== null };
+  },
+
+  /** The account with this id and its current email, unless it is disabled or gone. */
+  async findActive(id: string): Promise<{ userID: string; email: string } | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const [row] = await orm
+      .select({ userID: users.id, email: users.email })
+      .from(users)
+      .where(and(eq(users.id, id), isNull(users.disabledAt)));
     return row;
+  },
+
+  /**
+   * Disables or enables an account. A disabled account keeps the time it was first
+   * disabled; `changed` tells whether this call changed anything. Undefined for no account.
+   */
+  async setDisabled(id: string, disabled: boolean): Promise<{ email: string; disabledAt: Date | null; changed: boolean } | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const columns = { email: users.email, disabledAt: users.disabledAt };
+    // Only a row in the other state is updated, so `changed` is exact when two calls race.
+    const [updated] = await orm
+      .update(users)
+      .set({ disabledAt: disabled ? sql`now()` : null })
+      .where(and(eq(users.id, id), disabled ? isNull(users.disabledAt) : sql`${users.disabledAt} IS NOT NULL`))
+      .returning(columns);
+    if (updated) return { ...updated, changed: true };
+    const [current] = await orm.select(columns).from(users).where(eq(users.id, id));
+    return current && { ...current, changed: false };
   },
 
   /** The account with this id; undefined for no account (a malformed id included). */

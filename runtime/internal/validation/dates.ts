@@ -39,3 +39,19 @@ export function compileDateReviver(schema: JSONSchema): Reviver | null {
     return obj;
   };
 }
+
+/**
+ * A call's parameters with every Date as its ISO text, copied (the caller's object is left
+ * as it was). Another service's endpoint is called with JavaScript values, and Encore
+ * passes a Date on as a date-time, as if it had crossed the wire: the validator, which reads
+ * JSON's date-time strings, then sees what an HTTP request would have carried. An invalid
+ * Date stays a Date, which the validator refuses.
+ */
+export function datesAsText(value: unknown): unknown {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+  if (Array.isArray(value)) return value.map(datesAsText);
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = datesAsText(field);
+  return copy;
+}

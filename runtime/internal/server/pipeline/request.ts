@@ -2,7 +2,7 @@ import type { ValidateFunction } from "ajv";
 import type { IncomingMessage } from "node:http";
 import { APIError } from "../../errors/api-error.ts";
 import type { EndpointMeta, FieldLocation, JSONSchema, RequestMeta } from "../../meta/types.ts";
-import { compileDateReviver } from "../../validation/dates.ts";
+import { compileDateReviver, datesAsText } from "../../validation/dates.ts";
 import { compileValidator, describeValidationError } from "../../validation/ajv.ts";
 import { settleForwardedFor } from "./client-address.ts";
 
@@ -73,9 +73,16 @@ export function compileParamsStep(meta: EndpointMeta, trustProxy: boolean): ((re
 export function compileCallValidator(meta: RequestMeta): (params: unknown) => unknown {
   const validate = compileValidator(meta.full, "call");
   const revive = compileDateReviver(meta.full);
+  if (!revive) {
+    return (params) => {
+      if (!validate(params)) throw invalid(validate, "call");
+      return params;
+    };
+  }
   return (params) => {
-    if (!validate(params)) throw invalid(validate, "call");
-    return revive ? revive(params) : params;
+    const input = datesAsText(params);
+    if (!validate(input)) throw invalid(validate, "call");
+    return revive(input);
   };
 }
 

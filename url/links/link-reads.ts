@@ -1,0 +1,66 @@
+import { db } from "../db";
+import type { LinkPosition, LinkSort } from "./cursor";
+import { linkColumns, type LinkRow } from "./link-rows";
+
+/** Which of a user's links GET /links lists: deleted links never are. */
+export type LinkStatusFilter = "active" | "inactive" | "all";
+
+export interface LinkListQuery {
+  /** A substring of the code, the URL or the title, in any case; undefined: every link. */
+  readonly q?: string;
+  readonly status: LinkStatusFilter;
+  readonly sort: LinkSort;
+  /** The rows to read: the page's size plus one, which tells whether another page follows. */
+  readonly rows: number;
+  /** Where the previous page ended. */
+  readonly after?: LinkPosition;
+  /** The instant expiry is decided at, the same one the answer's statuses are decided at. */
+  readonly now: Date;
+}
+
+/**
+ * The order of each sort and the condition of its keyset (a link after `$6`, the
+ * position): constant SQL, never built from input.
+ */
+const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: LinkPosition) => number[] }> = {
+  newest: { after: "id < ($6::int[])[1]", orderBy: "id DESC", position: (p) => [p.id] },
+  clicks: { after: "(clicks, id) < (($6::int[])[2], ($6::int[])[1])", orderBy: "clicks DESC, id DESC", position: (p) => [p.id, p.clicks ?? 0] },
+};
+
+/**
+ * A page of a user's links. The user's links come from urls_created_by_idx; the search and
+ * the status are filters on them (a user's links are few enough). The status is decided on
+ * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
+ * interval, 100 ms) may be listed as active while its status already says exhausted.
+ */
+export function listLinkRows(userID: string, query: LinkListQuery): Promise<LinkRow[]> {
+  const { after, orderBy, position } = orders[query.sort];
+  return db.rawQueryAll<LinkRow>(
+    `SELECT ${linkColumns} FROM urls
+     WHERE created_by = $1 AND deleted_at IS NULL
+       AND ($2::text IS NULL OR code ILIKE $2 ESCAPE '\\' OR original_url ILIKE $2 ESCAPE '\\' OR title ILIKE $2 ESCAPE '\\')
+       AND ($3::text = 'all' OR ($3::text = 'active') = (
+         disabled_at IS NULL
+         AND (expires_at IS NULL OR expires_at > $4::timestamptz)
+         AND (max_clicks IS NULL OR clicks < max_clicks)))
+       AND ($6::int[] IS NULL OR ${after})
+     ORDER BY ${orderBy}
+     LIMIT $5`,
+    userID,
+    query.q === undefined ? null : containsPattern(query.q),
+    query.status,
+    query.now,
+    query.rows,
+    query.after === undefined ? null : position(query.after),
+  );
+}
+
+/** A link's row by its exact code, deleted or not; null when there is none. */
+export function linkRow(code: string): Promise<LinkRow | null> {
+  return db.rawQueryRow<LinkRow>(`SELECT ${linkColumns} FROM urls WHERE code = $1`, code);
+}
+
+/** An ILIKE pattern matching `text` anywhere, its own % and _ (and the escape character) taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+}

@@ -1,0 +1,106 @@
+import { api, APIError } from "encore.dev/api";
+import type { MaxLen, MinLen } from "encore.dev/validate";
+import { getAuthData } from "~encore/auth";
+import { userNotFound } from "./accounts/own-record";
+import type { VerifiedUser } from "./credentials";
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./keys/api-key";
+import { keyStore, type ApiKeyInfo } from "./keys/key-store";
+
+/**
+ * Unrevoked keys an account may hold, expired ones included (they stay listed until
+ * revoked). Enough for a key per program and machine; a bound on what one account stores.
+ */
+export const maxApiKeysPerAccount = 50;
+
+export interface CreateApiKeyRequest {
+  /** What the key is for, to tell keys apart: 1 to 100 characters, not blank; stored trimmed. */
+  name: string & MinLen<1> & MaxLen<100>;
+  /** When the key stops working (ISO time, in the future); left out, it works until revoked. */
+  expiresAt?: Date;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  /** The key, `usk_` and 43 characters: shown this once, only its hash is stored. */
+  key: string;
+  prefix: string;
+  createdAt: Date;
+  expiresAt?: Date;
+}
+
+export interface ListApiKeysResponse {
+  /** The caller's unrevoked keys, newest first; never the keys themselves. */
+  keys: ApiKeyInfo[];
+}
+
+export interface ApiKeyIdRequest {
+  id: string;
+}
+
+/**
+ * Creates an API key for the caller: `Authorization: Bearer <key>` then signs in as the
+ * caller wherever a login token does. Past `maxApiKeysPerAccount` unrevoked keys, 400
+ * failed_precondition: the caller must revoke one first.
+ */
+export const createApiKey = api(
+  // sensitive: the answer holds the key, which must not reach traces or logs.
+  { expose: true, auth: true, method: "POST", path: "/me/api-keys", sensitive: true },
+  async ({ name, expiresAt }: CreateApiKeyRequest): Promise<CreatedApiKey> => {
+    const trimmed = name.trim();
+    if (trimmed === "") throw APIError.invalidArgument("name must not be blank");
+    if (expiresAt !== undefined && !(expiresAt.getTime() > Date.now())) {
+      throw APIError.invalidArgument("expiresAt must be a time in the future");
+    }
+    const { key, keyHash, prefix } = generateApiKey();
+    const stored = await keyStore.insert(
+      getAuthData()!.userID, // auth: true, so the runtime only calls it signed in
+      { name: trimmed, keyHash, prefix, ...(expiresAt && { expiresAt }) },
+      maxApiKeysPerAccount,
+    );
+    if (stored === "missing") throw userNotFound();
+    if (stored === "full") {
+      throw APIError.failedPrecondition(
+        `an account may hold at most ${maxApiKeysPerAccount} API keys: revoke one to create another`,
+      );
+    }
+    const { id, createdAt } = stored;
+    return { id, name: trimmed, key, prefix, createdAt, ...(stored.expiresAt && { expiresAt: stored.expiresAt }) };
+  },
+);
+
+/** The caller's API keys, expired ones included, revoked ones not: name, prefix and times, never the key. */
+export const listApiKeys = api(
+  { expose: true, auth: true, method: "GET", path: "/me/api-keys" },
+  async (): Promise<ListApiKeysResponse> => ({ keys: await keyStore.list(getAuthData()!.userID) }),
+);
+
+/**
+ * Revokes one of the caller's keys: refused from the next request on, on every instance.
+ * Another account's key, an unknown one and one already revoked are all 404 not_found.
+ */
+export const revokeApiKey = api(
+  { expose: true, auth: true, method: "DELETE", path: "/me/api-keys/:id" },
+  async ({ id }: ApiKeyIdRequest): Promise<void> => {
+    if (!(await keyStore.revoke(getAuthData()!.userID, id.toLowerCase()))) throw APIError.notFound("API key not found");
+  },
+);
+
+export interface ResolveApiKeyRequest {
+  key: string & MaxLen<100>;
+}
+
+export interface ResolveApiKeyResponse {
+  /** The key's account; null for a key unknown, revoked or expired, or of a disabled account. */
+  user: VerifiedUser | null;
+}
+
+/** The account an API key signs in as, for the auth handler. Internal. */
+export const resolveApiKey = api(
+  // sensitive: the request holds the key.
+  { expose: false, method: "POST", path: "/internal/users/api-keys/resolve", sensitive: true },
+  async ({ key }: ResolveApiKeyRequest): Promise<ResolveApiKeyResponse> => {
+    if (!isWellFormedApiKey(key)) return { user: null };
+    return { user: (await keyStore.resolve(hashApiKey(key))) ?? null };
+  },
+);
