@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { errorMessage, fieldErrorOf } from "../api";
+import { client, errorMessage, fieldErrorOf } from "../api";
+import type { url } from "../client.gen";
 import { fromLocalInput, toLocalInput } from "../format";
-import { linksApi, type Link, type LinkChanges } from "../manage-api";
 import { Alert } from "./Alert";
 import { Field } from "./Field";
 import { OptionFields, numberValue, optionLabels, type OptionValues } from "./OptionFields";
@@ -13,7 +13,7 @@ interface Values extends OptionValues {
   url: string;
 }
 
-function valuesOf(link: Link): Values {
+function valuesOf(link: url.Link): Values {
   return { url: link.originalUrl, expiresAt: toLocalInput(link.expiresAt), maxClicks: link.maxClicks?.toString() ?? "", title: link.title ?? "" };
 }
 
@@ -21,8 +21,8 @@ function valuesOf(link: Link): Values {
  * Only what was changed goes in the PATCH, emptied fields as null (cleared): an expiry
  * already past, left as it was, is not sent back for the API to refuse as not in the future.
  */
-function changesOf(before: Values, after: Values, password: string, removePassword: boolean): LinkChanges {
-  const changes: LinkChanges = {};
+function changesOf(before: Values, after: Values, password: string, removePassword: boolean): url.UpdateLinkRequest {
+  const changes: url.UpdateLinkRequest = {};
   if (after.url.trim() !== before.url) changes.url = after.url.trim();
   if (after.expiresAt !== before.expiresAt) changes.expiresAt = fromLocalInput(after.expiresAt) || null;
   if (after.maxClicks !== before.maxClicks) changes.maxClicks = after.maxClicks === "" ? null : numberValue(after.maxClicks);
@@ -32,7 +32,7 @@ function changesOf(before: Values, after: Values, password: string, removePasswo
   return changes;
 }
 
-export function EditLinkForm({ link, onSaved, onCancel }: { link: Link; onSaved: (link: Link) => void; onCancel: () => void }) {
+export function EditLinkForm({ link, onSaved, onCancel }: { link: url.Link; onSaved: (link: url.Link) => void; onCancel: () => void }) {
   const before = valuesOf(link);
   const [values, setValues] = useState(before);
   const [password, setPassword] = useState("");
@@ -54,7 +54,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: Link; onSaved:
     setFieldError(null);
     setFormError(null);
     try {
-      onSaved(await linksApi.update(link.code, changes));
+      onSaved(await client.url.updateLink(link.code, changes));
     } catch (err) {
       const about = fieldErrorOf(err, labels);
       if (about) setFieldError(about);

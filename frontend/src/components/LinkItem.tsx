@@ -1,12 +1,13 @@
 import { useRef, useState } from "preact/hooks";
 import { formatTime } from "../format";
-import { linksApi, type Link, type LinkStatus } from "../manage-api";
+import { client } from "../api";
+import type { url } from "../client.gen";
 import { href } from "../router";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
 
-const statusText: Record<LinkStatus, string> = {
+const statusText: Record<url.LinkStatus, string> = {
   active: "Active",
   expired: "Expired",
   exhausted: "Click limit reached",
@@ -17,7 +18,7 @@ const statusText: Record<LinkStatus, string> = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: Link; onChanged: (link: Link) => void; onDeleted: (link: Link) => void }) {
+export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -26,7 +27,7 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: Link; onChanged
     editButton.current?.focus();
   };
   const remove = async () => {
-    await linksApi.remove(link.code);
+    await client.url.deleteLink(link.code);
     onDeleted(link);
   };
   return (

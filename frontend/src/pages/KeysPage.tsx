@@ -1,37 +1,37 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { errorMessage, fieldErrorOf } from "../api";
+import { client, errorMessage, fieldErrorOf } from "../api";
+import type { users } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { formatTime, fromLocalInput } from "../format";
-import { keysApi, type ApiKey, type NewApiKey } from "../manage-api";
 
 const labels = { name: "Name", expiresAt: "Expires" } as const;
 type FieldName = keyof typeof labels;
 
 /** Keys for programs: made here, shown whole once, listed by their prefix, revoked at once. */
 export function KeysPage() {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
+  const [keys, setKeys] = useState<users.ApiKeyInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
-  const [created, setCreated] = useState<NewApiKey | null>(null);
+  const [created, setCreated] = useState<users.CreatedApiKey | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    keysApi.list().then(
+    client.users.listApiKeys().then(
       (res) => setKeys(res.keys),
       (err: unknown) => setError(errorMessage(err)),
     );
   }, []);
 
-  const added = (key: NewApiKey) => {
+  const added = (key: users.CreatedApiKey) => {
     setCreated(key);
     setNotice("");
     const { key: _secret, ...listed } = key;
     setKeys((shown) => [listed, ...(shown ?? [])]);
   };
-  const revoked = (key: ApiKey) => {
+  const revoked = (key: users.ApiKeyInfo) => {
     setKeys((shown) => shown?.filter((k) => k.id !== key.id) ?? null);
     if (created?.id === key.id) setCreated(null);
     setNotice(`Revoked ${key.name}.`);
@@ -59,7 +59,7 @@ export function KeysPage() {
   );
 }
 
-function NewKeyForm({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
+function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => void }) {
   const [name, setName] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
   const [busy, setBusy] = useState(false);
@@ -73,7 +73,7 @@ function NewKeyForm({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
     setFieldError(null);
     setFormError(null);
     try {
-      onCreated(await keysApi.create(name.trim(), fromLocalInput(expiresAt) || undefined));
+      onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined }));
       setName("");
       setExpiresAt("");
     } catch (err) {
@@ -106,7 +106,7 @@ function NewKeyForm({ onCreated }: { onCreated: (key: NewApiKey) => void }) {
   );
 }
 
-function CreatedKey({ created }: { created: NewApiKey }) {
+function CreatedKey({ created }: { created: users.CreatedApiKey }) {
   const section = useRef<HTMLElement>(null);
   // The one thing to act on now: focus there, so a screen reader reads the warning with it.
   useEffect(() => section.current?.focus(), [created.id]);
@@ -121,7 +121,7 @@ function CreatedKey({ created }: { created: NewApiKey }) {
   );
 }
 
-function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (key: ApiKey) => void }) {
+function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (key: users.ApiKeyInfo) => void }) {
   const when = (iso: string | undefined, none: string) => (iso ? <time dateTime={iso}>{formatTime(iso)}</time> : none);
   return (
     <div class="table-scroll">
@@ -143,7 +143,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (key: ApiKey
             <tr key={key.id}>
               <th scope="row">{key.name}</th>
               <td>
-                <code>{key.prefix}…</code>
+                <code>usk_{key.prefix}…</code>
               </td>
               <td>{when(key.createdAt, "")}</td>
               <td>{when(key.lastUsedAt, "Never")}</td>
@@ -159,7 +159,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (key: ApiKey
                   question={`Revoke “${key.name}”? Programs using it are refused from now on.`}
                   confirmLabel="Revoke"
                   onConfirm={async () => {
-                    await keysApi.revoke(key.id);
+                    await client.users.revokeApiKey(key.id);
                     onRevoked(key);
                   }}
                 />

@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
 import { client, errorMessage, fieldErrorOf } from "../api";
-import { ErrCode, isAPIError } from "../client.gen";
+import { ErrCode, isAPIError, type url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
-import { linksApi, type ShortenAnswer } from "../manage-api";
+import { shortenWithOptions } from "../manage-api";
 import { href } from "../router";
 import { useSession } from "../session";
 
@@ -22,7 +22,7 @@ export function ShortenPage() {
   const [busy, setBusy] = useState(false);
   const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
-  const [result, setResult] = useState<ShortenAnswer | null>(null);
+  const [result, setResult] = useState<url.ShortenResponse | null>(null);
   const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
 
   const submit = async (event: Event) => {
@@ -32,8 +32,8 @@ export function ShortenPage() {
     setFormError(null);
     try {
       // Options are for signed-in users only: the API refuses an alias from anyone else.
-      const url = target.trim();
-      setResult(session ? await linksApi.shorten(url, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : await client.url.shorten({ url }));
+      const longUrl = target.trim();
+      setResult(session ? await shortenWithOptions(longUrl, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : await client.url.shorten({ url: longUrl }));
       // Each link its own: the next one must not take this alias or password by accident.
       setAlias("");
       setPassword("");
@@ -107,7 +107,7 @@ export function ShortenPage() {
   );
 }
 
-function ShortLink({ result }: { result: ShortenAnswer }) {
+function ShortLink({ result }: { result: url.ShortenResponse }) {
   return (
     <section class="result" aria-labelledby="result-heading">
       <h2 id="result-heading">Your short link</h2>
