@@ -27,7 +27,7 @@ export function CopyButton({ text, name }: { text: string; name?: string }) {
   const [status, setStatus] = useState("");
   const copy = async () => setStatus((await copyText(text)) ? "Copied" : "Press Ctrl+C to copy");
   return (
-    <>
+    <span class="copy">
       <button type="button" aria-label={name} onClick={copy}>
         Copy
       </button>
@@ -35,6 +35,6 @@ export function CopyButton({ text, name }: { text: string; name?: string }) {
       <span class="copy-status" role="status">
         {status}
       </span>
-    </>
+    </span>
   );
 }

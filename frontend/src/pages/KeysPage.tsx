@@ -113,7 +113,7 @@ function CreatedKey({ created }: { created: users.CreatedApiKey }) {
   return (
     <section class="result" aria-labelledby="created-key-heading" tabIndex={-1} ref={section}>
       <h2 id="created-key-heading">Your new key “{created.name}”</h2>
-      <p class="short-link">
+      <p class="secret-line">
         <code class="secret">{created.key}</code> <CopyButton text={created.key} name="Copy the key" />
       </p>
       <p class="notice">Copy it now: it will not be shown again. Only its hash is kept, so nobody can read it back, not even you.</p>
