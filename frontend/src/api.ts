@@ -28,9 +28,3 @@ export function isFieldError(err: unknown, field: string): boolean {
 export function fieldMessage(err: unknown, label: string): string {
   return errorMessage(err).replace(/^field "[^"]+" of the request body /, `${label} `);
 }
-
-/** The field of a form an API error is about, with its message for people; null when it is about none of them. */
-export function fieldErrorOf<F extends string>(err: unknown, labels: Record<F, string>): { field: F; message: string } | null {
-  const field = (Object.keys(labels) as F[]).find((f) => isFieldError(err, f));
-  return field ? { field, message: fieldMessage(err, labels[field]) } : null;
-}

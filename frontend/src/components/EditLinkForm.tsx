@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { client, errorMessage, fieldErrorOf } from "../api";
+import { client } from "../api";
 import type { url } from "../client.gen";
+import { useApiForm } from "../form";
 import { fromLocalInput, toLocalInput } from "../format";
 import { Alert } from "./Alert";
 import { Field } from "./Field";
 import { OptionFields, numberValue, optionLabels, type OptionValues } from "./OptionFields";
 
 const labels = { url: "Target URL", password: "Password", ...optionLabels } as const;
-type FieldName = keyof typeof labels;
 
 interface Values extends OptionValues {
   url: string;
@@ -37,30 +37,17 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: url.Link; onSa
   const [values, setValues] = useState(before);
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
+  const { busy, formError, errorOf, run } = useApiForm(labels);
   const first = useRef<HTMLDivElement>(null);
   const id = (field: string) => `edit-${link.code}-${field}`;
 
   useEffect(() => first.current?.querySelector("input")?.focus(), []);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
     const changes = changesOf(before, values, password, removePassword);
     if (Object.keys(changes).length === 0) return onCancel();
-    setBusy(true);
-    setFieldError(null);
-    setFormError(null);
-    try {
-      onSaved(await client.url.updateLink(link.code, changes));
-    } catch (err) {
-      const about = fieldErrorOf(err, labels);
-      if (about) setFieldError(about);
-      else setFormError(errorMessage(err));
-      setBusy(false);
-    }
+    void run(async () => onSaved(await client.url.updateLink(link.code, changes)));
   };
 
   return (

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { client, errorMessage, fieldErrorOf } from "../api";
+import { client, errorMessage } from "../api";
 import type { users } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
+import { useApiForm } from "../form";
 import { formatTime, fromLocalInput } from "../format";
 
 const labels = { name: "Name", expiresAt: "Expires" } as const;
-type FieldName = keyof typeof labels;
 
 /** Keys for programs: made here, shown whole once, listed by their prefix, revoked at once. */
 export function KeysPage() {
@@ -62,27 +62,14 @@ export function KeysPage() {
 function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => void }) {
   const [name, setName] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
+  const { busy, formError, errorOf, run } = useApiForm(labels);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setFieldError(null);
-    setFormError(null);
-    try {
-      onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined }));
-      setName("");
-      setExpiresAt("");
-    } catch (err) {
-      const about = fieldErrorOf(err, labels);
-      if (about) setFieldError(about);
-      else setFormError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    const done = await run(async () => onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined })));
+    if (!done) return;
+    setName("");
+    setExpiresAt("");
   };
 
   return (

@@ -1,16 +1,16 @@
-import { useState } from "preact/hooks";
-import { client, errorMessage, fieldErrorOf } from "../api";
-import { ErrCode, isAPIError, type url } from "../client.gen";
+import { useEffect, useState } from "preact/hooks";
+import { client } from "../api";
+import type { url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
+import { useApiForm } from "../form";
 import { shortenWithOptions } from "../manage-api";
 import { href } from "../router";
 import { useSession } from "../session";
 
 const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
-type FieldName = keyof typeof labels;
 
 export function ShortenPage() {
   const session = useSession();
@@ -19,35 +19,25 @@ export function ShortenPage() {
   const [password, setPassword] = useState("");
   const [options, setOptions] = useState<OptionValues>(noOptions);
   const [optionsOpen, setOptionsOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
   const [result, setResult] = useState<url.ShortenResponse | null>(null);
-  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
+  const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
+  // A refusal of an option is shown next to it: the options open to show it.
+  useEffect(() => {
+    if (errorField && errorField !== "url") setOptionsOpen(true);
+  }, [errorField]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setFieldError(null);
-    setFormError(null);
-    try {
-      // Options are for signed-in users only: the API refuses an alias from anyone else.
-      const longUrl = target.trim();
-      setResult(session ? await shortenWithOptions(longUrl, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : await client.url.shorten({ url: longUrl }));
-      // Each link its own: the next one must not take this alias or password by accident.
-      setAlias("");
-      setPassword("");
-      setOptions(noOptions);
-    } catch (err) {
-      setResult(null);
-      const about = fieldErrorOf(err, labels) ?? (isAPIError(err) && err.code === ErrCode.AlreadyExists ? { field: "alias" as const, message: err.message } : null);
-      if (about) {
-        setFieldError(about);
-        if (about.field !== "url") setOptionsOpen(true);
-      } else setFormError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    const longUrl = target.trim();
+    // Options are for signed-in users only: the API refuses an alias from anyone else.
+    const shorten = () =>
+      session ? shortenWithOptions(longUrl, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : client.url.shorten({ url: longUrl });
+    const done = await run(async () => setResult(await shorten()));
+    if (!done) return setResult(null);
+    // Each link its own: the next one must not take this alias or password by accident.
+    setAlias("");
+    setPassword("");
+    setOptions(noOptions);
   };
 
   return (
