@@ -267,6 +267,7 @@ describe("links people manage, in the browser", () => {
     await screenshot(page, "keys");
 
     await row.getByRole("button", { name: "Revoke Deploy script" }).click();
+    await screenshot(page, "keys-revoke-confirm");
     await row.getByRole("group", { name: "Revoke Deploy script" }).getByRole("button", { name: "Revoke" }).click();
     await expect.poll(() => row.count()).toBe(0);
     expect(await notice().textContent()).toBe("Revoked Deploy script.");
