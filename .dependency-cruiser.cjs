@@ -3,7 +3,7 @@
 // keep each side off the other's internals and keep every module graph acyclic.
 
 /** Top-level folders of the Encore app: services and the app's shared code (limits/). */
-const appFolders = "^(url|urlb|analytics|auth|users|orders|web|limits)/";
+const appFolders = "^(url|urlb|analytics|auth|users|orders|moderation|web|limits)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

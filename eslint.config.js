@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 // The Encore app: its service folders and its shared code (limits/), as .dependency-cruiser.cjs lists them.
-const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "web", "limits"];
+const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web", "limits"];
 
 export default tseslint.config(
   { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts", "runtime/dashboard/dist/"] },

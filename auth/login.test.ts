@@ -90,9 +90,9 @@ describe("POST /auth/login", () => {
   });
 });
 
-describe("pairWaitSeconds", () => {
+describe("a pair's wait (failureWaitSeconds)", () => {
   test("nothing for 4 failures, then doubling from 1 s, never past 15 minutes", async () => {
-    const { pairWaitSeconds } = await import("../limits/logins");
-    expect([0, 1, 3, 4, 5, 6, 13, 14, 100].map(pairWaitSeconds)).toEqual([0, 0, 0, 1, 2, 4, 512, 900, 900]);
+    const { failureWaitSeconds } = await import("../limits/consecutive-failures");
+    expect([0, 1, 3, 4, 5, 6, 13, 14, 100].map(failureWaitSeconds)).toEqual([0, 0, 0, 1, 2, 4, 512, 900, 900]);
   });
 });

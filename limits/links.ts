@@ -52,7 +52,7 @@ function parseDeniedHosts(raw: string | undefined): string[] {
 }
 
 /** A bare host name as WHATWG URL normalises it (case, IDN), without a trailing dot; null when `entry` is more than a host. */
-function hostOf(entry: string): string | null {
+export function hostOf(entry: string): string | null {
   let url: URL;
   try {
     url = new URL(`http://${entry}/`);

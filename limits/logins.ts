@@ -21,21 +21,14 @@
 // Every attempt is counted as a failure before the password is checked and the count is
 // taken back on success: concurrent attempts all count, so a burst cannot slip past.
 // An address is its /64 network for IPv6 (limits/address.ts).
+import { ConsecutiveFailures } from "./consecutive-failures";
 import { limitSetting } from "./limiter/env";
 import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
-/** Consecutive failures of a pair that cost no wait. */
-export const freePairFailures = 4;
-const longestPairWaitSeconds = 15 * 60;
 const emailFailuresPerMinute = 10;
 /** Under Node's longest timer (24.8 days), which the in-memory store sets per key. */
 const knownPairSeconds = 14 * 24 * 3600;
-
-/** Seconds a pair waits after its `failures`-th consecutive failure. */
-export function pairWaitSeconds(failures: number): number {
-  return failures < freePairFailures ? 0 : Math.min(2 ** (failures - freePairFailures), longestPairWaitSeconds);
-}
 
 export interface LoginLimitsConfig {
   /** Failed logins an address may have in an hour; null: no limit. */
@@ -55,17 +48,14 @@ export interface LoginAttempt {
 }
 
 export class LoginLimits {
-  readonly #pairFailures: Limiter;
-  /** One attempt per window, the window as long as the pair's current wait. */
-  readonly #pairGate: Limiter;
+  readonly #pairs: ConsecutiveFailures;
   readonly #addressFailures: Limiter | null;
   readonly #emailFailures: Limiter;
   /** Pairs that signed in lately: exempt from the per-email limit. */
   readonly #knownPairs: Limiter;
 
   constructor(config: LoginLimitsConfig, redis?: RedisOption) {
-    this.#pairFailures = new Limiter({ name: "login:pair", points: Number.MAX_SAFE_INTEGER, durationSeconds: 24 * 3600, redis });
-    this.#pairGate = new Limiter({ name: "login:pair-gate", points: 1, durationSeconds: 1, redis });
+    this.#pairs = new ConsecutiveFailures("login:pair", redis);
     this.#addressFailures =
       config.failuresPerAddress === null
         ? null
@@ -92,24 +82,16 @@ export class LoginLimits {
         await this.#emailFailures.consume(email);
         counted.push([this.#emailFailures, email]);
       }
-      const { consumed } = await this.#pairFailures.add(pair);
-      counted.push([this.#pairFailures, pair]);
-      const wait = pairWaitSeconds(consumed);
-      if (wait > 0) await this.#pairGate.consume(pair, 1, wait);
+      await this.#pairs.begin(pair);
     } catch (err) {
       if (!(err instanceof TooManyRequests)) throw err;
       await takeBack(); // refused before its password was checked: not a failure
       throw tooManyRequests("too many failed login attempts", err.msBeforeNext);
     }
     return {
-      notChecked: async () => void (await takeBack()),
+      notChecked: async () => void (await Promise.all([takeBack(), this.#pairs.takeBack(pair)])),
       succeeded: async () => {
-        await Promise.all([
-          ...counted.filter(([limiter]) => limiter !== this.#pairFailures).map(([limiter, key]) => limiter.takeBack(key)),
-          this.#pairFailures.delete(pair),
-          this.#pairGate.delete(pair),
-          this.#knownPairs.set(pair, 1, knownPairSeconds),
-        ]);
+        await Promise.all([takeBack(), this.#pairs.clear(pair), this.#knownPairs.set(pair, 1, knownPairSeconds)]);
       },
     };
   }

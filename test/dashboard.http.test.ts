@@ -122,15 +122,20 @@ describe("app, catalog and flow", () => {
     const shorten = url.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^url\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
-    expect(shorten.request!.fields).toEqual([
-      { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },
-      { name: "forwardedFor", location: "header", wireName: "x-forwarded-for", optional: true, type: "string", doc: expect.stringContaining("limits on creating links") },
-    ]);
+    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual(["alias", "description", "expiresAt", "forwardedFor", "maxClicks", "password", "title", "url"]);
+    expect(shorten.request!.fields).toEqual(
+      expect.arrayContaining([
+        { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },
+        { name: "forwardedFor", location: "header", wireName: "x-forwarded-for", optional: true, type: "string", doc: expect.stringContaining("limits on creating links") },
+        { name: "maxClicks", location: "body", wireName: "maxClicks", optional: true, type: "number", doc: expect.stringContaining("Counted exactly") },
+      ]),
+    );
     expect(shorten.request!.type).toContain("interface ShortenRequest {");
     expect(shorten.request!.type).toContain("/**\n     * The long URL: absolute http or https, at most 2048 characters.\n     */\n    url: string");
     expect(shorten.response).toContain("interface ShortenResponse {");
     expect(shorten.response).toContain("qrCodeUrl?: string");
-    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: '{\n  "url": ""\n}' });
+    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n {2}"url": "",\n/) });
+    expect(JSON.parse(shorten.example.body!)).toMatchObject({ url: "", alias: "", maxClicks: 0, expiresAt: expect.stringMatching(/^\d{4}-/) });
     // Path parameters get a sample; query fields are filled.
     const topCodes = url.endpoints.find((e) => e.name === "topCodes")!;
     expect(topCodes).toMatchObject({ expose: false, example: { method: "GET", path: "/internal/top-codes", query: [["limit", "0"]], body: null } });
@@ -319,7 +324,7 @@ describe("databases", () => {
     const url = databases.find((d) => d.name === "url")!;
     expect(url.service).toBe("url");
     expect(url.physicalName).toMatch(/url$/);
-    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql"]);
+    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql"]);
     expect(url.tables).toEqual(expect.arrayContaining([{ schema: "public", name: "urls", rowEstimate: expect.any(Number), sizeBytes: expect.any(Number) }]));
     expect(databases.find((d) => d.name === "orders")!.migrations.length).toBeGreaterThan(0); // drizzle-kit's layout
   });

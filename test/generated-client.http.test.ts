@@ -122,6 +122,35 @@ describe("the generated TypeScript client against the running app", () => {
     expect(page2.urls.map((u) => u.code)).toEqual([first.code]);
   });
 
+  test("manages links with options, bulk and API keys, as the front end does", async () => {
+    const client = new ts.default(server.url);
+    await client.users.create({ email: "manager@example.com", name: "Manager", age: 30, password: "long enough pw" });
+    const { token } = await client.auth.login({ email: "manager@example.com", password: "long enough pw" });
+    const signedIn = client.with({ auth: { authorization: `Bearer ${token}` } });
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const made = await signedIn.url.shorten({ url: "https://example.com/aliased", alias: "Client-Alias", expiresAt, maxClicks: 5, title: "Mine" });
+    expect(made.code).toBe("Client-Alias");
+    const changed = await signedIn.url.updateLink(made.code, { url: "https://example.com/changed", maxClicks: null, title: null });
+    expect(changed).toMatchObject({ code: "Client-Alias", originalUrl: "https://example.com/changed", status: "active", hasPassword: false });
+    expect(changed.maxClicks).toBeUndefined();
+    const bulk = await signedIn.url.bulkShorten({ items: [{ url: "https://example.com/bulk" }, { url: "ftp://example.com" }] });
+    expect(bulk.results[0]).toMatchObject({ shortUrl: expect.stringMatching(/\/[a-z0-9]{6}$/) });
+    expect(bulk.results[1]).toMatchObject({ error: { code: "invalid_argument" } });
+
+    // An API key is the credential of a script: it works wherever the login token does.
+    const key = await signedIn.users.createApiKey({ name: "script" });
+    const scripted = client.with({ auth: { authorization: `Bearer ${key.key}` } });
+    const listed = await scripted.url.listLinks({ q: "client-alias" });
+    expect(listed.links.map((l) => l.code)).toEqual(["Client-Alias"]);
+    expect((await scripted.users.listApiKeys()).keys.map((k) => k.name)).toEqual(["script"]);
+    await scripted.url.deleteLink(made.code);
+    expect(await signedIn.url.getLink(made.code)).toMatchObject({ status: "deleted" });
+    await signedIn.users.revokeApiKey(key.id);
+    expect(await scripted.url.listLinks({}).catch((err: unknown) => err)).toMatchObject({ status: 401, code: ts.ErrCode.Unauthenticated });
+    // Moderation is in the client too, and refuses whoever is not an admin.
+    expect(await signedIn.moderation.listBannedHosts().catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
+  });
+
   test("errors arrive as APIError with Encore's code, status and details", async () => {
     const client = new ts.default(server.url);
     const missing = await client.url.stats("zzzzz9").catch((err: unknown) => err);
@@ -146,5 +175,14 @@ describe("the other languages", () => {
   test("openapi is the document the generator keeps in encore.gen", async () => {
     const written = JSON.parse(readFileSync(await genClient("openapi", "openapi.json"), "utf8"));
     expect(written).toEqual(JSON.parse(readFileSync(path.join(appRoot, "encore.gen/openapi.json"), "utf8")));
+    // Every endpoint of the links, keys and moderation is described, with its method.
+    const operations = Object.entries(written.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${p}`),
+    );
+    expect(operations).toEqual(expect.arrayContaining([
+      "POST /links/bulk", "GET /links", "GET /links/{code}", "PATCH /links/{code}", "DELETE /links/{code}",
+      "POST /me/api-keys", "GET /me/api-keys", "DELETE /me/api-keys/{id}",
+      "POST /admin/links/{code}/disable", "POST /admin/hosts", "GET /admin/actions", "POST /admin/users/{id}/disable",
+    ]));
   });
 });

@@ -10,8 +10,11 @@ import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db";
 import { qrCodes, qrObjectName } from "../url/qr-codes";
+import { plainLink } from "../url/outbox/url-store";
+import { storeUnderAlias } from "../url/shortening/alias-code";
 import { storeUnderFreshCode } from "../url/shortening/fresh-code";
 import { removeStaleUrls } from "../url/stale-urls/remove";
+import { LinkClient } from "./link-client";
 
 vi.hoisted(() => {
   process.env.QR_CODES = "on"; // read once, when url/config/url-config.ts loads
@@ -92,6 +95,23 @@ describe("the QR-code extension", () => {
       rmSync(bucketDir);
       renameSync(`${bucketDir}.aside`, bucketDir);
     }
+  });
+
+  test("an alias gets its image; an alias found taken leaves none behind, nor takes the holder's", async () => {
+    const token = await new LinkClient(() => server.url).signUp("qr-alias@example.com");
+    const res = await fetch(`${server.url}/shorten`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url: "https://example.com/qr-alias", alias: "Qr-Alias" }),
+    });
+    const body = (await res.json()) as Shortened;
+    expect(body.qrCodeUrl).toBe("https://sho.rt/objects/qr-codes/Qr-Alias.png");
+    expect(decodeQr(await qrCodes.download(qrObjectName("Qr-Alias")))).toBe("https://sho.rt/Qr-Alias");
+
+    await expect(storeUnderAlias("qr-alias", "https://example.com/other-case", plainLink)).rejects.toMatchObject({ code: "already_exists" });
+    expect(await qrCodes.exists(qrObjectName("qr-alias"))).toBe(false);
+    await expect(storeUnderAlias("Qr-Alias", "https://example.com/same", plainLink)).rejects.toMatchObject({ code: "already_exists" });
+    expect(await qrCodes.exists(qrObjectName("Qr-Alias"))).toBe(true);
   });
 
   test("the cleanup job removes the images of the links it deletes", async () => {

@@ -2,7 +2,8 @@
 // code no route table): it must name every fixed first segment the app and the runtime serve.
 // The web front end's fallback route ("/!path", web/static.ts) has no fixed segment: it
 // is tried only when no other route matches, so it shadows no code; its assets live
-// under /_app/, and "_" is never in a code (url/shortening/codes.ts).
+// under /_app/, which no code takes: a random code has no "_", and an alias chosen by a
+// user may not be "_app" in any case (url/links/options.ts checkAlias).
 import { expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { runtimeRoutes } from "../runtime/internal/meta/runtime-routes.ts";

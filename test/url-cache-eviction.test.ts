@@ -3,7 +3,8 @@
 // (the cleanup job, SQL typed by hand), and a changed URL is answered at once. The
 // eviction comes through PostgreSQL LISTEN/NOTIFY; a lost listening connection is
 // opened again, and the cache cleared, since evictions were missed meanwhile. The same
-// holds for a link its owner changes or deletes through one instance's API (/links/:code).
+// holds for a link its owner changes or deletes through one instance's API (/links/:code);
+// a link marked deleted answers so everywhere, and a click budget holds across instances.
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,7 +72,7 @@ async function untilAnswer(app: RunningApp, code: string, expected: string, limi
 async function listenerPid(name: string): Promise<number> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
     const { rows } = await sql.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 AND query = 'LISTEN url_cache_evict'",
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2 AND query LIKE '%LISTEN url_cache_evict;%'",
       [`${prefix}url`, name],
     );
     if (rows.length === 1) return rows[0]!.pid;
@@ -144,8 +145,8 @@ test("a lost listening connection is opened again, and the cache cleared of what
   expect(await lookUp(b, later, "HEAD")).toBe("200");
   await sql.query("DELETE FROM urls WHERE code = $1", [later]);
   expect(await untilAnswer(b, later, "404", 1000)).toBeLessThanOrEqual(1000);
-  expect(b.output()).toMatch(/listening for cache evictions failed/);
-  expect(b.output()).toMatch(/listening for cache evictions again; the cache was cleared/);
+  expect(b.output()).toMatch(/listening for cache evictions and host bans failed/);
+  expect(b.output()).toMatch(/listening for cache evictions and host bans again/);
 }, 60_000);
 
 describe("links changed by their owner through the API of another instance", () => {
@@ -175,12 +176,33 @@ describe("links changed by their owner through the API of another instance", () 
     expect(rows).toEqual([{ deleted: true, retired: true }]);
   });
 
-  // GET /:code answers a deleted link 404 with the links-core work (url/redirect.ts); until
-  // it is merged, a deleted link still redirects and this test fails.
   test("DELETE on A: B, which cached the link, stops redirecting within a second", async () => {
     const code = await ownLink("https://evict.example/delete-before");
     await cachedOnBoth(code);
     expect((await callA("DELETE", `/links/${code}`, { token })).status).toBe(200);
     expect(await untilAnswer(b, code, "404", 1000)).toBeLessThanOrEqual(1000);
   });
+});
+
+test("a link deleted by its owner (deleted_at set) answers 'link deleted' on every instance that cached it", async () => {
+  const code = await shorten("https://deleted-mark.example");
+  await cachedOnBoth(code);
+  await sql.query("UPDATE urls SET deleted_at = now() WHERE code = $1", [code]);
+  for (const app of [a, b]) {
+    await expect.poll(async () => (await (await fetch(`${app.url}/${code}`)).json()) as unknown).toEqual({
+      code: "not_found",
+      message: "link deleted",
+      details: null,
+    });
+  }
+});
+
+test("a click budget holds exactly across instances: 80 GETs at once over both, maxClicks 10, 10 redirect and 10 are stored", async () => {
+  const res = await fetch(`${a.url}/shorten`, { method: "POST", body: JSON.stringify({ url: "https://budget.example", maxClicks: 10 }) });
+  const { code } = (await res.json()) as { code: string };
+  const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/${code}`).then((r) => r.status)));
+  expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+  expect(statuses.filter((s) => s === 404)).toHaveLength(70);
+  const { rows } = await sql.query<{ clicks: number }>("SELECT clicks FROM urls WHERE code = $1", [code]);
+  expect(rows[0]!.clicks).toBe(10);
 });

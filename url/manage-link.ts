@@ -6,6 +6,7 @@ import { removeQrImage, retireLink } from "./links/link-deletion";
 import { linkRow } from "./links/link-reads";
 import { linkView, toLink, type Link } from "./links/link-rows";
 import { ownChangeableLink, ownLink, ownUndeletedLink } from "./links/owner";
+import { refuseBannedHost } from "./moderation/host-check";
 
 // One link, by its owner: read, change, delete. Another account's link is 403
 // permission_denied, a code no link has 404 "url not found".
@@ -38,6 +39,7 @@ export const updateLink = api(
   async ({ code, ...fields }: UpdateLinkRequest): Promise<Link> => {
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
+    if (changes.url !== undefined) await refuseBannedHost(changes.url);
     ownChangeableLink(await linkRow(code), userID);
     // Deleted or disabled since it was read: the second read says which.
     if (!(await applyChanges(code, userID, changes))) ownChangeableLink(await linkRow(code), userID);

@@ -15,7 +15,11 @@ export interface StatsResponse {
 /** Batches concurrent stats reads into one SELECT; exact without holding click writes up. */
 const reader = new StatsReader(clickCounter);
 
-/** Click statistics for a code. Read-only: it never changes the count, and publishes nothing. */
+/**
+ * Click statistics for a code. Read-only: it never changes the count, and publishes nothing.
+ * A deleted or disabled link answers 404 as if it had never been; an expired or exhausted
+ * one still has its stats.
+ */
 export const stats = api(
   { expose: true, method: "GET", path: "/:code/stats" },
   async ({ code }: { code: string }): Promise<StatsResponse> => {

@@ -11,6 +11,7 @@ describe("url service configuration", () => {
       clickJournalDir: path.resolve(".data/click-journal"),
       qrCodes: false,
       requireLoginToShorten: false,
+      trustProxy: false,
     });
   });
 
@@ -22,6 +23,11 @@ describe("url service configuration", () => {
   test("QR_CODES=on turns the QR-code extension on", () => {
     expect(parseUrlConfig({ QR_CODES: "on" }).qrCodes).toBe(true);
     expect(parseUrlConfig({ QR_CODES: "Off" }).qrCodes).toBe(false);
+  });
+
+  test("TRUST_PROXY is read as the runtime reads it", () => {
+    expect(parseUrlConfig({ TRUST_PROXY: "on" }).trustProxy).toBe(true);
+    expect(() => parseUrlConfig({ TRUST_PROXY: "yes" })).toThrow(/invalid configuration: TRUST_PROXY must be on or off/);
   });
 
   test("0 selects a write per click", () => {

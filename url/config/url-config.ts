@@ -17,6 +17,12 @@ export interface UrlConfig {
   readonly qrCodes: boolean;
   /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
   readonly requireLoginToShorten: boolean;
+  /**
+   * TRUST_PROXY, as the runtime reads it: the raw endpoints that limit by client address
+   * (a password link's attempts) find the address themselves, by the rule the runtime
+   * applies to typed endpoints (link-answers/client-address.ts).
+   */
+  readonly trustProxy: boolean;
 }
 
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
@@ -31,6 +37,7 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
     qrCodes: onOff(env, "QR_CODES", false),
     // Off: anonymous shortens are allowed unless an operator asks for sign-in.
     requireLoginToShorten: onOff(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
+    trustProxy: onOff(env, "TRUST_PROXY", false),
   });
 }
 

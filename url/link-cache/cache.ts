@@ -7,11 +7,41 @@ export interface CachedLink {
   /** `{"url": ...}`, the JSON answer. */
   readonly body: string;
   readonly bodyBytes: number;
+  /**
+   * What must be checked before the link redirects; undefined for a plain link (no end
+   * date, click budget or password, neither deleted nor disabled), which is most links:
+   * GET /:code then looks at nothing else.
+   */
+  readonly rules: LinkRules | undefined;
 }
 
-export function cachedLink(url: string): CachedLink {
+/** A prepared answer of a link that no longer redirects: 404 with its message, as JSON and as a page. */
+export interface Unavailable {
+  readonly message: string;
+  readonly body: string;
+  readonly bodyBytes: number;
+  readonly page: string;
+  readonly pageBytes: number;
+}
+
+/** The checks of a link that is not plain, from its row. */
+export interface LinkRules {
+  /** Deleted or disabled: what it answers from now on (until a change evicts it). */
+  readonly gone: Unavailable | null;
+  /** Epoch milliseconds from which it answers as expired. */
+  readonly expiresAt: number | null;
+  readonly maxClicks: number | null;
+  readonly passwordHash: string | null;
+  /**
+   * Its click budget was found spent. Only ever set (clicks never go down); a change of
+   * max_clicks evicts the code, and the next lookup reads it afresh.
+   */
+  exhausted: boolean;
+}
+
+export function cachedLink(url: string, rules?: LinkRules): CachedLink {
   const body = JSON.stringify({ url });
-  return { url, body, bodyBytes: Buffer.byteLength(body) };
+  return { url, body, bodyBytes: Buffer.byteLength(body), rules };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

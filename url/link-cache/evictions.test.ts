@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { expect, test } from "vitest";
 import { cachedLink, LinkCache, urlCache } from "./cache";
-import { cacheEvictions, evictionChannel } from "./evictions";
+import { evictionChannel } from "./evictions";
 import { clickWriter } from "../click-counting/store";
 import { db } from "../db";
 import { linkOf } from "./lookup";
+import { urlNotifications } from "../notifications/instance";
 
 async function insertUrl(code: string): Promise<void> {
   await db.exec`INSERT INTO urls (code, original_url) VALUES (${code}, ${`https://${code}.example`})`;
@@ -45,8 +46,8 @@ test("a click write sends no eviction and stays a HOT update (no index entries w
 });
 
 test("a deleted or changed link leaves the cache through the database's notification", async () => {
-  await cacheEvictions.start();
-  expect(cacheEvictions.listening).toBe(true);
+  await urlNotifications.start();
+  expect(urlNotifications.listening).toBe(true);
   await insertUrl("evict1");
   await insertUrl("evict2");
   await linkOf("evict1");
@@ -88,12 +89,12 @@ test("while evictions cannot arrive nothing new is cached; once they can again, 
 
 test("the listener's connection is closed for good on request, and lookups are answered without the cache", async () => {
   await insertUrl("closd1");
-  await cacheEvictions.close();
-  expect(cacheEvictions.listening).toBe(false);
+  await urlNotifications.close();
+  expect(urlNotifications.listening).toBe(false);
   expect((await linkOf("closd1"))?.url).toBe("https://closd1.example");
   expect(urlCache.has("closd1")).toBe(false);
   await settle();
   const listening = await db.queryAll`
-    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = ${`LISTEN ${evictionChannel}`}`;
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE ${`%LISTEN ${evictionChannel};%`}`;
   expect(listening).toEqual([]);
 });

@@ -50,7 +50,7 @@ export class StatsReader {
     this.#facts = new LRUCache({ max: factsCacheSize });
   }
 
-  /** The code's stats, or undefined when there is no such link. */
+  /** The code's stats, or undefined when there is no such link, or it is deleted or disabled. */
   async read(code: string): Promise<LinkStats | undefined> {
     // length(): the reads waiting, not those of the SELECT running.
     if (this.#queue.length() >= this.maxWaiting) {
@@ -77,7 +77,8 @@ export class StatsReader {
         CASE WHEN u.id = k.known_id THEN NULL ELSE u.original_url END AS original_url,
         CASE WHEN u.id = k.known_id THEN NULL ELSE (extract(epoch FROM u.created_at) * 1000)::float8 END AS created_ms
       FROM unnest(${codes}::text[], ${knownIds}::int[]) AS k(code, known_id)
-      JOIN urls u ON u.code = k.code`;
+      -- A deleted or disabled link has no public stats (its owner reads them through GET /links/:code).
+      JOIN urls u ON u.code = k.code AND u.deleted_at IS NULL AND u.disabled_at IS NULL`;
     // No await from here on: pending is read in the same moment as consistentRead checks.
     const found = new Map<string, LinkStats>();
     for (const r of rows) {

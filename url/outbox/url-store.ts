@@ -2,11 +2,32 @@ import { cargo } from "async";
 import { db } from "../db";
 import { outboxRelay, type OutboxRow } from "./relay";
 
+/** What a new link has besides its code and target; null where it has none. */
+export interface LinkDetails {
+  /** The signed-in user who shortened it. */
+  readonly createdBy: string | null;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly expiresAt: Date | null;
+  readonly maxClicks: number | null;
+  /** passwords.hash of its password. */
+  readonly passwordHash: string | null;
+}
+
+/** An anonymous link with no options. */
+export const plainLink: LinkDetails = Object.freeze({
+  createdBy: null,
+  title: null,
+  description: null,
+  expiresAt: null,
+  maxClicks: null,
+  passwordHash: null,
+});
+
 interface PendingInsert {
   readonly code: string;
   readonly url: string;
-  /** The signed-in user who shortened it, or null. */
-  readonly createdBy: string | null;
+  readonly details: LinkDetails;
 }
 
 /** Upper bound on rows per INSERT, to keep each statement and its parameters small. */
@@ -23,9 +44,9 @@ const maxBatch = 500;
 class UrlStore {
   readonly #queue = cargo<PendingInsert>(writeBatch, maxBatch);
 
-  /** Resolves true once stored, false when the code is already taken. */
-  async insert(code: string, url: string, createdBy: string | null = null): Promise<boolean> {
-    const entry: PendingInsert = { code, url, createdBy };
+  /** Resolves true once stored, false when the code is already taken (in any case) or retired. */
+  async insert(code: string, url: string, details: LinkDetails = plainLink): Promise<boolean> {
+    const entry: PendingInsert = { code, url, details };
     const stored = await this.#queue.pushAsync<ReadonlySet<PendingInsert>>(entry);
     return stored.has(entry);
   }
@@ -37,12 +58,16 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const firstByCode = new Map<string, PendingInsert>();
   for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
   const entries = [...firstByCode.values()];
+  const details = entries.map((e) => e.details);
   const rows = await db.queryAll<OutboxRow>`
     WITH stored AS (
-      INSERT INTO urls (code, original_url, created_by)
+      INSERT INTO urls (code, original_url, created_by, title, description, expires_at, max_clicks, password_hash)
       SELECT * FROM unnest(
-        ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${entries.map((e) => e.createdBy)}::text[])
-        AS drawn(code, original_url, created_by)
+        ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${details.map((d) => d.createdBy)}::text[],
+        ${details.map((d) => d.title)}::text[], ${details.map((d) => d.description)}::text[],
+        ${details.map((d) => d.expiresAt)}::timestamptz[], ${details.map((d) => d.maxClicks)}::int[],
+        ${details.map((d) => d.passwordHash)}::text[])
+        AS drawn(code, original_url, created_by, title, description, expires_at, max_clicks, password_hash)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).

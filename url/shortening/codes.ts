@@ -7,7 +7,8 @@ const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 // (a plain `byte % 36` would favour the first 4 characters).
 const unbiasedLimit = 256 - (256 % alphabet.length);
 
-const validCode = /^[a-z0-9]{6}$/;
+/** A random code, or an alias (links/options.ts checkAlias): 3 to 64 letters, digits, "-" and "_". */
+const validCode = /^[A-Za-z0-9_-]{3,64}$/;
 
 /** A new random code: 6 characters of [a-z0-9] from the system's CSPRNG. */
 export function generateCode(): string {

@@ -2,7 +2,7 @@ import { appMeta } from "encore.dev";
 import { APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { urlConfig } from "../config/url-config";
-import { urlStore } from "../outbox/url-store";
+import { plainLink, urlStore, type LinkDetails } from "../outbox/url-store";
 import { qrCodes, qrObjectName, storeQrCode } from "../qr-codes";
 import { generateCode } from "./codes";
 import { routeFirstSegments } from "./route-segments";
@@ -23,7 +23,7 @@ export const maxCodeAttempts = 5;
 export async function storeUnderFreshCode(
   target: string,
   drawCode: () => string = generateCode,
-  createdBy: string | null = null,
+  details: LinkDetails = plainLink,
 ): Promise<string> {
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
@@ -34,7 +34,7 @@ export async function storeUnderFreshCode(
     // a deleted code, if drawn again, can never be answered with its old URL.
     let stored: boolean;
     try {
-      stored = await urlStore.insert(code, target, createdBy);
+      stored = await urlStore.insert(code, target, details);
     } catch (err) {
       // Tidy only: an image left behind is still the right one for its code.
       if (urlConfig.qrCodes) await qrCodes.remove(qrObjectName(code)).catch(() => {});
@@ -45,7 +45,8 @@ export async function storeUnderFreshCode(
   throw APIError.unavailable(`no free short code found in ${maxCodeAttempts} attempts; please retry`);
 }
 
-async function qrCodeStored(code: string): Promise<boolean> {
+/** Stores the code's QR image; false when one exists. 503 unavailable when the bucket fails. */
+export async function qrCodeStored(code: string): Promise<boolean> {
   try {
     return await storeQrCode(code, `${appMeta().apiBaseUrl}/${code}`);
   } catch (err) {

@@ -8,6 +8,7 @@
  */
 export const routeFirstSegments: ReadonlySet<string> = new Set([
   "__encore",
+  "admin",
   "analytics",
   "analytics.dailyReport",
   "api",

@@ -9,7 +9,8 @@ export const maxUrlLength = 2048;
  * read files in the browser that follows them. A link to this service itself
  * would redirect in a loop, or chain short links: its host is refused however it is
  * spelt (a trailing dot, another port or scheme; see bareHost). Hosts the operator denied (DENIED_TARGET_HOSTS) and their
- * subdomains are refused too.
+ * subdomains are refused too. Hosts an administrator banned are checked after this, by
+ * refuseBannedHost (moderation/host-check.ts), which may have to read the database.
  */
 export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = []): string {
   if (input.trim() === "") throw APIError.invalidArgument("url must not be empty");

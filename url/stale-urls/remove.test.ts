@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "../link-cache/cache";
-import { cacheEvictions } from "../link-cache/evictions";
+import { urlNotifications } from "../notifications/instance";
 import { ClickCounter } from "../click-counting/counter";
 import { clickWriter } from "../click-counting/store";
 import { cleanupStaleUrls } from "../cleanup";
@@ -100,7 +100,7 @@ describe("cleanup of stale urls", () => {
   });
 
   test("removed codes leave this instance's cache, so lookups find nothing", async () => {
-    await cacheEvictions.start();
+    await urlNotifications.start();
     await insertUrl("cachd1", 91);
     expect((await linkOf("cachd1"))?.url).toBe("https://cachd1.example");
     expect(urlCache.has("cachd1")).toBe(true);

@@ -1,5 +1,5 @@
 import { startClickCounting } from "../click-counting/instance";
-import { closeCacheEvictionsOnStop } from "../link-cache/evictions";
+import { closeNotificationsOnStop } from "../notifications/instance";
 import { startOutboxRelay } from "../outbox/relay";
 
 let started = false;
@@ -15,13 +15,14 @@ let started = false;
  *   on a stop signal (click-counting/instance.ts).
  * - The outbox relay sweeps the url-shortened events a stopped process left behind
  *   (outbox/relay.ts).
- * - The cache-evictions listener is closed on a stop signal; it opens at the first
- *   lookup, not here (link-cache/evictions.ts).
+ * - The listening connection (cache evictions, banned hosts) is closed on a stop
+ *   signal; it opens at the first lookup or check of a new link, not here
+ *   (notifications/instance.ts).
  */
 export function startUrlService(): void {
   if (started) return;
   started = true;
   startClickCounting();
   startOutboxRelay();
-  closeCacheEvictionsOnStop();
+  closeNotificationsOnStop();
 }

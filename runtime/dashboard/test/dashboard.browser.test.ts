@@ -151,6 +151,7 @@ describe("the development dashboard", () => {
       "6_evict_cached_links.up.sqlapplied",
       "7_create_click_writers.up.sqlapplied",
       "8_manage_links.up.sqlapplied",
+      "9_moderation.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { LinkPasswordLimits } from "../../limits/link-passwords";
+import { passwords } from "../../users/passwords/passwords";
+import { clickCounter } from "../click-counting/instance";
+import { urlConfig } from "../config/url-config";
+import { db } from "../db";
+import type { CachedLink, LinkRules, Unavailable } from "../link-cache/cache";
+import { maxPasswordLength } from "../links/options";
+import { clientAddressKey } from "./client-address";
+import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
+import { passwordPage } from "./pages";
+import { exhaustedAnswer as exhausted, unavailableAnswer } from "./unavailable";
+
+// How GET /:code answers a link that is not plain (link-cache/cache.ts LinkRules): one
+// that stopped redirecting, has an end date, a click budget or a password.
+
+const expired = unavailableAnswer("expired");
+
+/** What keeps a link from redirecting now, whatever the password: undefined when nothing does. */
+export function unavailableNow(rules: LinkRules): Unavailable | undefined {
+  if (rules.gone !== null) return rules.gone;
+  if (rules.expiresAt !== null && Date.now() >= rules.expiresAt) return expired;
+  if (rules.exhausted) return exhausted;
+  return undefined;
+}
+
+/** GET or HEAD of a link with `rules`: the checks, then the click and the answer (sendLink). */
+export function answerGuarded(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules): void | Promise<void> {
+  const unavailable = unavailableNow(rules);
+  if (unavailable !== undefined) return sendUnavailable(req, res, unavailable);
+  if (rules.passwordHash !== null) return answerLocked(req, res, code, link, rules, rules.passwordHash);
+  if (req.method !== "GET") return sendLink(req, res, link); // HEAD counts nothing
+  return afterClick(countClick(code, rules), req, res, link);
+}
+
+const needsPassword = prepare("this link needs a password: send it in the X-Link-Password header");
+const wrongPassword = prepare("wrong password");
+
+function prepare(message: string): { body: string; bytes: number } {
+  const body = JSON.stringify({ code: "unauthenticated", message, details: null });
+  return { body, bytes: Buffer.byteLength(body) };
+}
+
+const formPage = passwordPage(null);
+const wrongPasswordPage = passwordPage("Wrong password. Try again.");
+
+/**
+ * A password link: an API client sends the password in X-Link-Password; a browser gets the
+ * form, which posts to POST /:code. HEAD always answers 401 and counts nothing: it must not
+ * become a way to test passwords without the click.
+ */
+function answerLocked(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules, hash: string): void | Promise<void> {
+  const given = req.method === "GET" ? rawHeader(req, "x-link-password") : undefined;
+  if (given === undefined) return sendNeedsPassword(req, res, null);
+  // Node reads header bytes as Latin-1; a client sends a password's UTF-8 bytes.
+  return passwordIsRight(req, code, hash, Buffer.from(given, "latin1").toString("utf8")).then((right) =>
+    right ? afterClick(countClick(code, rules), req, res, link) : sendNeedsPassword(req, res, "wrong"),
+  );
+}
+
+/** 401: the form (saying the last password was wrong), or for an API client the JSON error. */
+export function sendNeedsPassword(req: IncomingMessage, res: ServerResponse, last: "wrong" | null): void {
+  if (prefersHtml(req)) return sendPage(req, res, 401, last === null ? formPage : wrongPasswordPage);
+  const { body, bytes } = last === null ? needsPassword : wrongPassword;
+  sendJson(req, res, 401, body, bytes);
+}
+
+/** Limits on guessing, per client address and code (limits/link-passwords.ts). */
+const passwordLimits = new LinkPasswordLimits();
+
+/**
+ * Whether `password` is the link's. Each attempt counts against its client address and
+ * code; past the limit it throws 429 resource_exhausted (with retryAfterSeconds), and
+ * 503 unavailable when too many passwords are being checked on this server.
+ */
+export async function passwordIsRight(req: IncomingMessage, code: string, hash: string, password: string): Promise<boolean> {
+  const attempt = await passwordLimits.begin(clientAddressKey(req, urlConfig.trustProxy) ?? "unknown", code);
+  let right: boolean;
+  try {
+    // Longer than any password a link can have: wrong, without the scrypt work.
+    right = password.length <= maxPasswordLength && (await passwords.verify(password, hash));
+  } catch (err) {
+    await attempt.notChecked();
+    throw err;
+  }
+  if (right) await attempt.right();
+  return right;
+}
+
+/** Counts a click of a link with `rules` (undefined: plain); resolves false, counting nothing, when its click budget is spent. */
+export function countClick(code: string, rules: LinkRules | undefined): boolean | Promise<boolean> {
+  if (rules !== undefined && rules.maxClicks !== null) {
+    return clickWithinBudget(code).then((counted) => {
+      if (!counted) rules.exhausted = true; // later requests answer from the cache (see LinkRules)
+      return counted;
+    });
+  }
+  const written = clickCounter.record(code);
+  return written === undefined ? true : written.then(() => true);
+}
+
+/**
+ * A link with a click budget counts each click in the database before answering, not in
+ * the batched counter (click-counting/): that counter keeps clicks in each instance's
+ * memory and writes them later, so no instance knows the others' count, and n instances
+ * could let up to n times the budget through. One conditional UPDATE is atomic across
+ * every instance: the click that would pass max_clicks finds no row, and is refused.
+ * It costs a round trip and a row lock per click, only for these links.
+ */
+async function clickWithinBudget(code: string): Promise<boolean> {
+  const row = await db.queryRow`
+    UPDATE urls SET clicks = clicks + 1 WHERE code = ${code} AND (max_clicks IS NULL OR clicks < max_clicks) RETURNING 1 AS counted`;
+  return row !== null;
+}
+
+function afterClick(counted: boolean | Promise<boolean>, req: IncomingMessage, res: ServerResponse, link: CachedLink): void | Promise<void> {
+  if (counted === true) return sendLink(req, res, link);
+  return Promise.resolve(counted).then((ok) => (ok ? sendLink(req, res, link) : sendUnavailable(req, res, exhausted)));
+}

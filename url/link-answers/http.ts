@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import Negotiator from "negotiator";
+import type { CachedLink, Unavailable } from "../link-cache/cache";
+import { pageHeaders } from "./pages";
+
+// What GET /:code and POST /:code share of reading a request and writing an answer.
+
+/** "/abc123?utm=x" → "abc123" */
+export function codeOf(pathAndQuery: string): string {
+  const end = pathAndQuery.indexOf("?");
+  return pathAndQuery.slice(1, end === -1 ? undefined : end);
+}
+
+// JSON wins ties (curl's */*, API clients); a browser's Accept ranks text/html first.
+const offered = ["application/json", "text/html"];
+
+export function prefersHtml(req: IncomingMessage): boolean {
+  const accept = rawHeader(req, "accept");
+  if (accept === undefined || !accept.includes("html")) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(offered) === "text/html";
+}
+
+/**
+ * One header's value (`name` in lower case), the first if sent twice. Reading req.headers
+ * makes Node build the whole header object; the hot path needs one header.
+ */
+export function rawHeader(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
+  }
+  return undefined;
+}
+
+export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, body: string, bytes: number): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": bytes });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** One of pages.ts's pages; `extra` adds headers (Retry-After). */
+export function sendPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  html: string,
+  bytes = Buffer.byteLength(html),
+  extra?: Readonly<Record<string, string>>,
+): void {
+  res.writeHead(status, { ...pageHeaders, ...extra, "content-length": bytes });
+  res.end(req.method === "HEAD" ? undefined : html);
+}
+
+/** A link that redirects: a browser gets a 302 to its target, anyone else `{"url": ...}`. */
+export function sendLink(req: IncomingMessage, res: ServerResponse, link: CachedLink): void {
+  if (prefersHtml(req)) {
+    // Not cacheable: a browser replaying a cached redirect would skip the click count.
+    res.writeHead(302, { location: link.url, "cache-control": "private, no-store" });
+    res.end();
+    return;
+  }
+  sendJson(req, res, 200, link.body, link.bodyBytes);
+}
+
+/** A link that no longer redirects: its prepared 404, as JSON or, for a browser, as a page. */
+export function sendUnavailable(req: IncomingMessage, res: ServerResponse, answer: Unavailable): void {
+  if (prefersHtml(req)) sendPage(req, res, 404, answer.page, answer.pageBytes);
+  else sendJson(req, res, 404, answer.body, answer.bodyBytes);
+}

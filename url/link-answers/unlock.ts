@@ -1,0 +1,78 @@
+import { APIError, ErrCode } from "encore.dev/api";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Unavailable } from "../link-cache/cache";
+import { linkOf } from "../link-cache/lookup";
+import { isWellFormedCode } from "../shortening/codes";
+import { countClick, passwordIsRight, sendNeedsPassword, unavailableNow } from "./guarded";
+import { maxFormBytes, readForm } from "./form";
+import { codeOf, prefersHtml, sendPage, sendUnavailable } from "./http";
+import { escapeHtml, page } from "./pages";
+import { exhaustedAnswer, notFound } from "./unavailable";
+
+/**
+ * POST /:code with the password form (`password=...`) of a password link's page: right,
+ * the click is counted and the answer is a 303 to the target; wrong or missing, 401 and
+ * the form again. A link without a password just redirects (its password was removed
+ * while the form was open). Whatever fails is said on a page to a browser, as JSON to
+ * anyone else. The link is looked up before the body is read: a POST to a path that is
+ * no link is 404 as before, its body unread.
+ */
+export async function answerPasswordForm(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const code = codeOf(req.url ?? "/");
+  const link = isWellFormedCode(code) ? await linkOf(code) : undefined;
+  if (link === undefined) return sendUnread(req, res, notFound);
+  const rules = link.rules;
+  const unavailable = rules === undefined ? undefined : unavailableNow(rules);
+  if (unavailable !== undefined) return sendUnread(req, res, unavailable);
+  if (rules !== undefined && rules.passwordHash !== null) {
+    const form = await readForm(req);
+    if ("refused" in form) {
+      return form.refused === "too large"
+        ? refuse(res, 413, "resource_exhausted", `the form must be at most ${maxFormBytes} bytes`)
+        : refuse(res, 400, "invalid_argument", "send the password as a form (application/x-www-form-urlencoded)");
+    }
+    const password = form.fields.get("password");
+    if (!password) return sendNeedsPassword(req, res, null);
+    let right: boolean;
+    try {
+      right = await passwordIsRight(req, code, rules.passwordHash, password);
+    } catch (err) {
+      if (err instanceof APIError && waitCodes.has(err.code) && prefersHtml(req)) return sendWaitPage(req, res, err);
+      throw err;
+    }
+    if (!right) return sendNeedsPassword(req, res, "wrong");
+  } else {
+    res.setHeader("connection", "close"); // no password to read
+  }
+  if (!(await countClick(code, rules))) return sendUnavailable(req, res, exhaustedAnswer);
+  // See other: the browser follows with a GET of the target, never re-posting the form.
+  res.writeHead(303, { location: link.url, "cache-control": "private, no-store" });
+  res.end();
+}
+
+/** A 404 before the body was read: the connection closes rather than read a body nobody needs. */
+function sendUnread(req: IncomingMessage, res: ServerResponse, answer: Unavailable): void {
+  res.setHeader("connection", "close");
+  sendUnavailable(req, res, answer);
+}
+
+/** A body refused unread or part read: the connection closes rather than wait for the rest. */
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ code, message, details: null });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+}
+
+/** The refusals that ask to try again later, with their statuses. */
+const waitCodes: ReadonlyMap<ErrCode, number> = new Map([
+  [ErrCode.ResourceExhausted, 429], // too many wrong passwords
+  [ErrCode.Unavailable, 503], // too many passwords being checked on this server
+]);
+
+/** A refusal of waitCodes as a page, with Retry-After. */
+function sendWaitPage(req: IncomingMessage, res: ServerResponse, err: APIError): void {
+  const status = waitCodes.get(err.code)!;
+  const retryAfter = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+  const html = page("Please wait", `<p>${escapeHtml(err.message[0]!.toUpperCase() + err.message.slice(1))}.</p>`);
+  sendPage(req, res, status, html, undefined, retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) });
+}
