@@ -6,7 +6,6 @@ import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
 import { useApiForm } from "../form";
-import { shortenWithOptions } from "../manage-api";
 import { href } from "../router";
 import { useSession } from "../session";
 
@@ -30,9 +29,8 @@ export function ShortenPage() {
     event.preventDefault();
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
-    const shorten = () =>
-      session ? shortenWithOptions(longUrl, { alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) }) : client.url.shorten({ url: longUrl });
-    const done = await run(async () => setResult(await shorten()));
+    const request = session ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) } : { url: longUrl };
+    const done = await run(async () => setResult(await client.url.shorten(request)));
     if (!done) return setResult(null);
     // Each link its own: the next one must not take this alias or password by accident.
     setAlias("");
