@@ -153,7 +153,7 @@ describe("links people manage, in the browser", () => {
     const visited = await visit(alias);
     expect(visited.status).toBe(404);
     expect(visited.text).toMatch(/link deleted/i);
-    await screenshot(page, "link-deleted");
+    await screenshot(page, "manage-deleted");
   });
 
   test("an expired link shows the link-expired page and is listed as inactive", async () => {
@@ -167,7 +167,7 @@ describe("links people manage, in the browser", () => {
     const visited = await visit(code);
     expect(visited.status).toBe(404);
     expect(visited.text).toMatch(/link expired/i);
-    await screenshot(page, "link-expired");
+    await screenshot(page, "manage-expired");
 
     const item = await myLink(code);
     expect(await item.locator(".status").textContent()).toBe("Expired");
@@ -191,11 +191,11 @@ describe("links people manage, in the browser", () => {
     expect((await visit(code)).status).toBe(401);
     const password = page.locator('input[name="password"]');
     await password.fill("open barley");
-    await screenshot(page, "link-password");
+    await screenshot(page, "manage-password-form");
     const [wrong] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), password.press("Enter")]);
     expect(wrong.status()).toBe(401);
     await expect.poll(() => page.locator("body").innerText()).toMatch(/wrong password/i);
-    await screenshot(page, "link-password-wrong");
+    await screenshot(page, "manage-password-wrong");
 
     await password.fill("open sesame");
     await Promise.all([page.waitForURL(target.url), password.press("Enter")]);
@@ -223,7 +223,7 @@ describe("links people manage, in the browser", () => {
     expect(await batch.first().textContent()).toContain("Batch item 22");
     await page.getByRole("button", { name: "More" }).click();
     await expect.poll(() => batch.count()).toBe(22);
-    await screenshot(page, "links");
+    await screenshot(page, "links-more");
 
     await page.getByLabel("Search").fill("batch item 7");
     await page.getByRole("button", { name: "Search" }).click();

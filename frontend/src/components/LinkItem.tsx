@@ -51,6 +51,9 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onCha
       </span>
       <div class="link-actions">
         <CopyButton text={link.shortUrl} name={`Copy ${link.shortUrl}`} />
+        <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
+          stats
+        </a>
         {link.status !== "disabled" && (
           <button type="button" ref={editButton} aria-label={`Edit ${link.code}`} aria-expanded={editing} onClick={() => setEditing(!editing)}>
             Edit
@@ -63,9 +66,6 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onCha
           confirmLabel="Delete"
           onConfirm={remove}
         />
-        <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
-          stats
-        </a>
       </div>
       {link.status === "disabled" && <span class="meta">A moderator disabled this link: it cannot be changed.</span>}
       {link.qrCodeUrl && (
