@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Nav } from "./Nav";
+import { KeysPage } from "./pages/KeysPage";
 import { LinksPage } from "./pages/LinksPage";
 import { LoginPage } from "./pages/LoginPage";
 import { ShortenPage } from "./pages/ShortenPage";
@@ -14,6 +15,7 @@ const titles: Record<Route["page"], string> = {
   login: "Log in",
   signup: "Sign up",
   links: "My links",
+  keys: "API keys",
   missing: "Page not found",
 };
 
@@ -47,7 +49,8 @@ export function App() {
         {route.page === "stats" && <StatsPage code={route.code} />}
         {route.page === "login" && <LoginPage justSignedUp={justSignedUp} />}
         {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
-        {route.page === "links" && (session ? <LinksPage /> : <SignedOut />)}
+        {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
+        {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>
@@ -59,12 +62,12 @@ export function App() {
   );
 }
 
-function SignedOut() {
+function SignedOut({ title, what }: { title: string; what: string }) {
   return (
     <>
-      <h1 tabIndex={-1}>My links</h1>
+      <h1 tabIndex={-1}>{title}</h1>
       <p>
-        <a href={href.login}>Log in</a> to see the links you made, or <a href={href.signup}>sign up</a>.
+        <a href={href.login}>Log in</a> to {what}, or <a href={href.signup}>sign up</a>.
       </p>
     </>
   );

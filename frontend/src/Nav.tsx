@@ -22,6 +22,7 @@ export function Nav({ route, session }: { route: Route; session: Session | null 
       <ul>
         {link("shorten", href.shorten, "Shorten")}
         {session && link("links", href.links, "My links")}
+        {session && link("keys", href.keys, "API keys")}
         {!session && link("login", href.login, "Log in")}
         {!session && link("signup", href.signup, "Sign up")}
         {session && (

@@ -7,6 +7,7 @@ export type Route =
   | { page: "login" }
   | { page: "signup" }
   | { page: "links" }
+  | { page: "keys" }
   | { page: "missing" };
 
 export function parseRoute(hash: string): Route {
@@ -15,7 +16,9 @@ export function parseRoute(hash: string): Route {
   if (path === "/login") return { page: "login" };
   if (path === "/signup") return { page: "signup" };
   if (path === "/links") return { page: "links" };
-  const stats = /^\/stats\/([a-z0-9]+)$/.exec(path);
+  if (path === "/keys") return { page: "keys" };
+  // A random code or an alias (letters of either case, digits, "-" and "_").
+  const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
   return { page: "missing" };
 }
@@ -26,6 +29,7 @@ export const href = {
   login: "#/login",
   signup: "#/signup",
   links: "#/links",
+  keys: "#/keys",
 };
 
 export function navigate(to: string): void {

@@ -11,3 +11,20 @@ export const screenshotDir = fileURLToPath(new URL("./screenshots", import.meta.
 export async function screenshot(page: Page, name: string): Promise<void> {
   await saveScreenshot(page, screenshotDir, name);
 }
+
+/**
+ * What breaks the pages' Content-Security-Policy from now on: its violation events and the
+ * console's reports of them, collected in the array answered.
+ */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`console: ${message.text()}`);
+  });
+  // Installed by the browser itself in every document, before the page's own code, so it
+  // is no inline script of the page's and the policy does not apply to it.
+  await page.exposeFunction("reportCspViolation", (report: string) => void violations.push(`event: ${report}`));
+  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) =>
+    window.reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`);
+  return violations;
+}

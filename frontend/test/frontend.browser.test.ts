@@ -2,34 +2,21 @@
 // PostgreSQL, QR codes on): what a visitor does, page by page. The tests run in order
 // and share one browser: the link shortened first is followed and counted after.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { launchBrowser, screenshot, type Browser } from "./browser.ts";
-import { startAppForBrowser, startTargetServer, type BrowserApp, type TargetServer } from "./servers.ts";
+import { screenshot, type Browser } from "./browser.ts";
+import { startBrowserTestBed, type BrowserApp, type BrowserTestBed, type TargetServer } from "./servers.ts";
 
+let bed: BrowserTestBed | undefined;
 let app: BrowserApp;
 let target: TargetServer;
 let browser: Browser;
-
-/** What broke the pages' Content-Security-Policy: its violation events and the console's reports of them. */
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 beforeAll(async () => {
-  [app, target, browser] = await Promise.all([startAppForBrowser(), startTargetServer(), launchBrowser()]);
-  const { page } = browser;
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(`console: ${message.text()}`);
-  });
-  // Installed by the browser itself in every document, before the page's own code, so it
-  // is no inline script of the page's and the policy does not apply to it.
-  await page.exposeFunction("reportCspViolation", (report: string) => void cspViolations.push(`event: ${report}`));
-  await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) =>
-    window.reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`);
+  bed = await startBrowserTestBed();
+  ({ app, target, browser, cspViolations } = bed);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await target?.close();
-  await app?.stop();
-}, 60_000);
+afterAll(() => bed?.close(), 60_000);
 
 // Run in the page; written as strings because this file is type-checked without the DOM's types.
 const focusedText = () => browser.page.evaluate<string | null>("document.activeElement?.textContent ?? null");

@@ -3,26 +3,21 @@
 // target through POST /:code's 303) and an expired link's page, with no Content-Security-Policy
 // violation on either (the form's redirect to another origin included).
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { launchBrowser, screenshot, type Browser } from "./browser.ts";
-import { startAppForBrowser, startTargetServer, type BrowserApp, type TargetServer } from "./servers.ts";
+import { screenshot, type Browser } from "./browser.ts";
+import { startBrowserTestBed, type BrowserApp, type BrowserTestBed, type TargetServer } from "./servers.ts";
 
+let bed: BrowserTestBed | undefined;
 let app: BrowserApp;
 let target: TargetServer;
 let browser: Browser;
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 beforeAll(async () => {
-  [app, target, browser] = await Promise.all([startAppForBrowser(), startTargetServer(), launchBrowser()]);
-  browser.page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-  });
+  bed = await startBrowserTestBed();
+  ({ app, target, browser, cspViolations } = bed);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await target?.close();
-  await app?.stop();
-}, 60_000);
+afterAll(() => bed?.close(), 60_000);
 
 async function shorten(body: Record<string, unknown>): Promise<string> {
   const res = await fetch(`${app.url}/shorten`, { method: "POST", body: JSON.stringify(body) });

@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { closedPort } from "../../runtime/test/closed-port.ts";
 import { startApp, type RunningApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
+import { launchBrowser, watchCsp, type Browser } from "./browser.ts";
 
 export interface BrowserApp {
   /** What the browser opens: localhost, the host of PUBLIC_BASE_URL, so short links and QR URLs are same-site. */
@@ -59,4 +60,39 @@ export async function startTargetServer(): Promise<TargetServer> {
     url: `http://127.0.0.1:${port}/landing?from=browser-test`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** What each browser test file runs against: the app, a target page, and a browser whose CSP violations are collected. */
+export interface BrowserTestBed {
+  readonly app: BrowserApp;
+  readonly target: TargetServer;
+  readonly browser: Browser;
+  readonly cspViolations: string[];
+  close(): Promise<void>;
+}
+
+export async function startBrowserTestBed(): Promise<BrowserTestBed> {
+  const started = await Promise.allSettled([startAppForBrowser(), startTargetServer(), launchBrowser()] as const);
+  const [app, target, browser] = started;
+  if (app.status === "rejected" || target.status === "rejected" || browser.status === "rejected") {
+    // What did start is stopped, so a failed start leaves no process or folder behind.
+    await Promise.all([
+      app.status === "fulfilled" && app.value.stop(),
+      target.status === "fulfilled" && target.value.close(),
+      browser.status === "fulfilled" && browser.value.close(),
+    ]);
+    throw started.find((s) => s.status === "rejected")!.reason;
+  }
+  const bed: BrowserTestBed = {
+    app: app.value,
+    target: target.value,
+    browser: browser.value,
+    cspViolations: await watchCsp(browser.value.page),
+    async close() {
+      await bed.browser.close();
+      await bed.target.close();
+      await bed.app.stop();
+    },
+  };
+  return bed;
 }

@@ -22,18 +22,19 @@ async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
-export function CopyButton({ text }: { text: string }) {
+/** `name`: the button's accessible name where several "Copy" buttons share a page ("Copy https://…/abc"). */
+export function CopyButton({ text, name }: { text: string; name?: string }) {
   const [status, setStatus] = useState("");
   const copy = async () => setStatus((await copyText(text)) ? "Copied" : "Press Ctrl+C to copy");
   return (
-    <>
-      <button type="button" onClick={copy}>
+    <span class="copy">
+      <button type="button" aria-label={name} onClick={copy}>
         Copy
       </button>
       {/* Polite: announced after the button's own name, without interrupting. */}
       <span class="copy-status" role="status">
         {status}
       </span>
-    </>
+    </span>
   );
 }

@@ -1,6 +1,6 @@
 /** What the forms set on an input (Preact's own input type is a union that does not spread). */
 interface InputProps {
-  type?: "text" | "url" | "email" | "password" | "number";
+  type?: "text" | "url" | "email" | "password" | "number" | "search" | "datetime-local";
   value: string;
   onInput: (event: { currentTarget: HTMLInputElement }) => void;
   autoComplete?: string;
@@ -9,6 +9,7 @@ interface InputProps {
   required?: boolean;
   min?: number;
   max?: number;
+  maxLength?: number;
 }
 
 interface FieldProps extends InputProps {

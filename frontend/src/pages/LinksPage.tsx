@@ -1,59 +1,96 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
 import type { url } from "../client.gen";
 import { Alert } from "../components/Alert";
-import { formatTime } from "../format";
+import { Field } from "../components/Field";
+import { LinkItem } from "../components/LinkItem";
+import { SelectField } from "../components/SelectField";
 import { href } from "../router";
 
-/** The signed-in user's links, newest first, a page at a time ("More" follows nextCursor). */
+type Filter = Required<Pick<url.ListLinksRequest, "q" | "status" | "sort">>;
+const everything: Filter = { q: "", status: "all", sort: "newest" };
+const statuses = { all: "All", active: "Active", inactive: "Inactive" } as const;
+const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
+
+/** The signed-in user's links: searched, filtered, sorted by the API, a page at a time ("More" follows nextCursor). */
 export function LinksPage() {
-  const [links, setLinks] = useState<url.MyUrl[]>([]);
+  const [filter, setFilter] = useState<Filter>(everything);
+  const [search, setSearch] = useState("");
+  const [links, setLinks] = useState<url.Link[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Answers can arrive out of order when the filter changes quickly: only the last request's counts.
+  const latest = useRef(0);
 
-  const load = async (after?: string) => {
+  const load = async (applied: Filter, after?: string) => {
+    const request = ++latest.current;
     setLoading(true);
     setError(null);
     try {
-      const page = await client.url.myUrls({ cursor: after });
-      setLinks((shown) => (after ? [...shown, ...page.urls] : page.urls));
+      const page = await client.url.listLinks({ ...applied, q: applied.q || undefined, cursor: after });
+      if (request !== latest.current) return;
+      setLinks((shown) => (after ? [...shown, ...page.links] : page.links));
       setCursor(page.nextCursor);
     } catch (err) {
-      setError(errorMessage(err));
+      if (request === latest.current) setError(errorMessage(err));
     } finally {
-      setLoading(false);
+      if (request === latest.current) setLoading(false);
     }
   };
-  useEffect(() => void load(), []);
+  useEffect(() => void load(filter), [filter]);
+
+  // The search box applies when submitted; the two selects at once, with the box's text as it is.
+  const apply = (changes: Partial<Filter>) => {
+    setNotice("");
+    setFilter({ ...filter, q: search.trim(), ...changes });
+  };
+  const changed = (saved: url.Link) => {
+    setLinks((shown) => shown.map((l) => (l.code === saved.code ? saved : l)));
+    setNotice(`Saved ${saved.shortUrl}.`);
+  };
+  const deleted = (gone: url.Link) => {
+    setLinks((shown) => shown.filter((l) => l.code !== gone.code));
+    setNotice(`Deleted ${gone.shortUrl}.`);
+    // Its buttons went with it: focus would fall to the page's end.
+    heading.current?.focus();
+  };
+  const filtered = filter.q !== "" || filter.status !== "all";
 
   return (
     <>
-      <h1 tabIndex={-1}>My links</h1>
+      <h1 tabIndex={-1} ref={heading}>
+        My links
+      </h1>
+      <form role="search" class="link-filters" onSubmit={(e) => (e.preventDefault(), apply({}))}>
+        <Field id="q" label="Search" type="search" placeholder="Code, URL or title" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <SelectField id="status" label="Show" value={filter.status} options={statuses} onChange={(status) => apply({ status })} />
+        <SelectField id="sort" label="Sort" value={filter.sort} options={sorts} onChange={(sort) => apply({ sort })} />
+        <button type="submit">Search</button>
+      </form>
+      <p role="status" class={notice ? "notice" : "status-line"}>
+        {notice}
+      </p>
       {error && <Alert>{error}</Alert>}
-      {!loading && !error && links.length === 0 && (
-        <p>
-          No links yet. <a href={href.shorten}>Shorten one</a>.
-        </p>
-      )}
+      {!loading && !error && links.length === 0 &&
+        (filtered ? (
+          <p>No links match.</p>
+        ) : (
+          <p>
+            No links yet. <a href={href.shorten}>Shorten one</a>.
+          </p>
+        ))}
       {links.length > 0 && (
         <ul class="links" aria-busy={loading}>
           {links.map((link) => (
-            <li key={link.code}>
-              <a href={link.shortUrl}>{link.shortUrl}</a>
-              <span class="original">{link.originalUrl}</span>
-              <span class="meta">
-                {link.clicks} {link.clicks === 1 ? "click" : "clicks"} · <time dateTime={link.createdAt}>{formatTime(link.createdAt)}</time> ·{" "}
-                <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
-                  stats
-                </a>
-              </span>
-            </li>
+            <LinkItem key={link.code} link={link} onChanged={changed} onDeleted={deleted} />
           ))}
         </ul>
       )}
       {cursor && (
-        <button type="button" onClick={() => load(cursor)} disabled={loading}>
+        <button type="button" onClick={() => load(filter, cursor)} disabled={loading}>
           {loading ? "Loading…" : "More"}
         </button>
       )}

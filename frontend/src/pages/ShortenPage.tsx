@@ -1,53 +1,93 @@
-import { useState } from "preact/hooks";
-import { client, errorMessage, isFieldError } from "../api";
+import { useEffect, useState } from "preact/hooks";
+import { client } from "../api";
 import type { url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
+import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
+import { useApiForm } from "../form";
 import { href } from "../router";
+import { useSession } from "../session";
+
+const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
 
 export function ShortenPage() {
+  const session = useSession();
   const [target, setTarget] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [alias, setAlias] = useState("");
+  const [password, setPassword] = useState("");
+  const [options, setOptions] = useState<OptionValues>(noOptions);
+  const [optionsOpen, setOptionsOpen] = useState(false);
   const [result, setResult] = useState<url.ShortenResponse | null>(null);
+  const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
+  // A refusal of an option is shown next to it: the options open to show it.
+  useEffect(() => {
+    if (errorField && errorField !== "url") setOptionsOpen(true);
+  }, [errorField]);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setFieldError(null);
-    setFormError(null);
-    try {
-      setResult(await client.url.shorten({ url: target.trim() }));
-    } catch (err) {
-      setResult(null);
-      if (isFieldError(err, "url")) setFieldError(errorMessage(err));
-      else setFormError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    const longUrl = target.trim();
+    // Options are for signed-in users only: the API refuses an alias from anyone else.
+    const request = session ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) } : { url: longUrl };
+    const done = await run(async () => setResult(await client.url.shorten(request)));
+    if (!done) return setResult(null);
+    // Each link its own: the next one must not take this alias or password by accident.
+    setAlias("");
+    setPassword("");
+    setOptions(noOptions);
   };
 
   return (
     <>
       <h1 tabIndex={-1}>Shorten a link</h1>
       {/* noValidate: the API's messages (shown next to the field) say more than the browser's. */}
-      <form onSubmit={submit} noValidate class="inline-form">
-        <Field
-          id="url"
-          label="Long URL"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          placeholder="https://example.com/a/long/page"
-          value={target}
-          onInput={(e) => setTarget(e.currentTarget.value)}
-          error={fieldError}
-        />
-        <button type="submit" disabled={busy}>
-          {busy ? "Shortening…" : "Shorten"}
-        </button>
+      <form onSubmit={submit} noValidate>
+        <div class="inline-form">
+          <Field
+            id="url"
+            label="Long URL"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            placeholder="https://example.com/a/long/page"
+            value={target}
+            onInput={(e) => setTarget(e.currentTarget.value)}
+            error={errorOf("url")}
+          />
+          <button type="submit" disabled={busy}>
+            {busy ? "Shortening…" : "Shorten"}
+          </button>
+        </div>
+        {session && (
+          <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
+            <summary>Options</summary>
+            <div class="options-grid">
+              <Field
+                id="alias"
+                label="Alias"
+                autoComplete="off"
+                hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
+                maxLength={64}
+                value={alias}
+                onInput={(e) => setAlias(e.currentTarget.value)}
+                error={errorOf("alias")}
+              />
+              <Field
+                id="link-password"
+                label="Password"
+                type="password"
+                autoComplete="new-password"
+                hint="Visitors must type it to follow the link. Empty: none."
+                maxLength={128}
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+                error={errorOf("password")}
+              />
+              <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
+            </div>
+          </details>
+        )}
       </form>
       {formError && <Alert>{formError}</Alert>}
       {result && <ShortLink result={result} />}

@@ -1,39 +1,26 @@
 import { useState } from "preact/hooks";
-import { client, errorMessage, fieldMessage, isFieldError } from "../api";
-import { ErrCode, isAPIError } from "../client.gen";
+import { client } from "../api";
 import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
+import { useApiForm } from "../form";
 import { href, navigate } from "../router";
 
 const labels = { email: "Email", name: "Name", age: "Age", password: "Password" } as const;
 type FieldName = keyof typeof labels;
-const fields = Object.keys(labels) as FieldName[];
 
 export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void }) {
   const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", age: "", password: "" });
-  const [busy, setBusy] = useState(false);
-  const [fieldError, setFieldError] = useState<{ field: FieldName; message: string } | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const { busy, formError, errorOf, run } = useApiForm(labels, "email");
   const set = (field: FieldName) => (e: { currentTarget: HTMLInputElement }) => setValues({ ...values, [field]: e.currentTarget.value });
-  const errorOf = (field: FieldName) => (fieldError?.field === field ? fieldError.message : null);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setFieldError(null);
-    setFormError(null);
-    try {
+    void run(async () => {
       // An empty age is sent as NaN's JSON, null, which the API refuses with a message naming age.
       const user = await client.users.create({ ...values, email: values.email.trim(), age: values.age === "" ? NaN : Number(values.age) });
       onSignedUp(user.email);
       navigate(href.login);
-    } catch (err) {
-      const field = fields.find((f) => isFieldError(err, f));
-      if (field) setFieldError({ field, message: fieldMessage(err, labels[field]) });
-      else if (isAPIError(err) && err.code === ErrCode.AlreadyExists) setFieldError({ field: "email", message: err.message });
-      else setFormError(errorMessage(err));
-      setBusy(false);
-    }
+    });
   };
 
   return (

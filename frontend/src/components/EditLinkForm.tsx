@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { client } from "../api";
+import type { url } from "../client.gen";
+import { useApiForm } from "../form";
+import { fromLocalInput, toLocalInput } from "../format";
+import { Alert } from "./Alert";
+import { Field } from "./Field";
+import { OptionFields, numberValue, optionLabels, type OptionValues } from "./OptionFields";
+
+const labels = { url: "Target URL", password: "Password", ...optionLabels } as const;
+
+interface Values extends OptionValues {
+  url: string;
+}
+
+function valuesOf(link: url.Link): Values {
+  return { url: link.originalUrl, expiresAt: toLocalInput(link.expiresAt), maxClicks: link.maxClicks?.toString() ?? "", title: link.title ?? "" };
+}
+
+/**
+ * Only what was changed goes in the PATCH, emptied fields as null (cleared): an expiry
+ * already past, left as it was, is not sent back for the API to refuse as not in the future.
+ */
+function changesOf(before: Values, after: Values, password: string, removePassword: boolean): url.UpdateLinkRequest {
+  const changes: url.UpdateLinkRequest = {};
+  if (after.url.trim() !== before.url) changes.url = after.url.trim();
+  if (after.expiresAt !== before.expiresAt) changes.expiresAt = fromLocalInput(after.expiresAt) || null;
+  if (after.maxClicks !== before.maxClicks) changes.maxClicks = after.maxClicks === "" ? null : numberValue(after.maxClicks);
+  if (after.title.trim() !== before.title) changes.title = after.title.trim() || null;
+  if (removePassword) changes.password = null;
+  else if (password !== "") changes.password = password;
+  return changes;
+}
+
+export function EditLinkForm({ link, onSaved, onCancel }: { link: url.Link; onSaved: (link: url.Link) => void; onCancel: () => void }) {
+  const before = valuesOf(link);
+  const [values, setValues] = useState(before);
+  const [password, setPassword] = useState("");
+  const [removePassword, setRemovePassword] = useState(false);
+  const { busy, formError, errorOf, run } = useApiForm(labels);
+  const first = useRef<HTMLDivElement>(null);
+  const id = (field: string) => `edit-${link.code}-${field}`;
+
+  useEffect(() => first.current?.querySelector("input")?.focus(), []);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const changes = changesOf(before, values, password, removePassword);
+    if (Object.keys(changes).length === 0) return onCancel();
+    void run(async () => onSaved(await client.url.updateLink(link.code, changes)));
+  };
+
+  return (
+    <form class="edit-link" onSubmit={submit} noValidate aria-label={`Edit ${link.code}`}>
+      <div ref={first}>
+        <Field
+          id={id("url")}
+          label="Target URL"
+          type="url"
+          inputMode="url"
+          value={values.url}
+          onInput={(e) => setValues({ ...values, url: e.currentTarget.value })}
+          error={errorOf("url")}
+        />
+      </div>
+      <div class="options-grid">
+        <OptionFields idPrefix={id("")} values={values} onChange={(options) => setValues({ ...values, ...options })} errorOf={errorOf} />
+        <div>
+          {link.hasPassword && (
+            <label class="check">
+              <input type="checkbox" checked={removePassword} onChange={(e) => setRemovePassword(e.currentTarget.checked)} /> Remove the password
+            </label>
+          )}
+          {!removePassword && (
+            <Field
+              id={id("password")}
+              label={link.hasPassword ? "New password" : "Password"}
+              type="password"
+              autoComplete="new-password"
+              maxLength={128}
+              hint={link.hasPassword ? "Empty: keep the current one." : "Visitors must type it to follow the link. Empty: none."}
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+              error={errorOf("password")}
+            />
+          )}
+        </div>
+      </div>
+      {formError && <Alert>{formError}</Alert>}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? "Saving…" : "Save"}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,89 @@
+import { useRef, useState } from "preact/hooks";
+import { formatTime } from "../format";
+import { client } from "../api";
+import type { url } from "../client.gen";
+import { href } from "../router";
+import { ConfirmButton } from "./ConfirmButton";
+import { CopyButton } from "./CopyButton";
+import { EditLinkForm } from "./EditLinkForm";
+
+const statusText: Record<url.LinkStatus, string> = {
+  active: "Active",
+  expired: "Expired",
+  exhausted: "Click limit reached",
+  deleted: "Deleted",
+  disabled: "Disabled",
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** One of my links: what it is, how it stands, and what I can do with it. */
+export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Back where the form was opened, as a closed dialog returns focus to its opener.
+  const stopEditing = () => {
+    setEditing(false);
+    editButton.current?.focus();
+  };
+  const remove = async () => {
+    await client.url.deleteLink(link.code);
+    onDeleted(link);
+  };
+  return (
+    <li>
+      <span class="link-head">
+        <a href={link.shortUrl}>{link.shortUrl}</a>
+        <span class={`status status-${link.status}`}>{statusText[link.status]}</span>
+      </span>
+      {link.title && <span class="link-title">{link.title}</span>}
+      <span class="original">{link.originalUrl}</span>
+      <span class="meta">
+        {plural(link.clicks, "click", "clicks")}
+        {link.maxClicks !== undefined && ` of at most ${link.maxClicks}`} · created <time dateTime={link.createdAt}>{formatTime(link.createdAt)}</time>
+        {link.expiresAt && (
+          <>
+            {" "}
+            · {link.status === "expired" ? "expired" : "expires"} <time dateTime={link.expiresAt}>{formatTime(link.expiresAt)}</time>
+          </>
+        )}
+        {link.hasPassword && " · password"}
+      </span>
+      <div class="link-actions">
+        <CopyButton text={link.shortUrl} name={`Copy ${link.shortUrl}`} />
+        <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
+          stats
+        </a>
+        {link.status !== "disabled" && (
+          <button type="button" ref={editButton} aria-label={`Edit ${link.code}`} aria-expanded={editing} onClick={() => setEditing(!editing)}>
+            Edit
+          </button>
+        )}
+        <ConfirmButton
+          label="Delete"
+          name={`Delete ${link.code}`}
+          question={`Delete ${link.shortUrl}? It stops working at once, and its code is never given out again.`}
+          confirmLabel="Delete"
+          onConfirm={remove}
+        />
+      </div>
+      {link.status === "disabled" && <span class="meta">A moderator disabled this link: it cannot be changed.</span>}
+      {link.qrCodeUrl && (
+        <details class="qr-details">
+          <summary>QR code</summary>
+          <img class="qr" src={link.qrCodeUrl} alt={`QR code for ${link.shortUrl}`} width={164} height={164} loading="lazy" />
+        </details>
+      )}
+      {editing && (
+        <EditLinkForm
+          link={link}
+          onCancel={stopEditing}
+          onSaved={(saved) => {
+            stopEditing();
+            onChanged(saved);
+          }}
+        />
+      )}
+    </li>
+  );
+}

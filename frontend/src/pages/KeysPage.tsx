@@ -1,0 +1,160 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { client, errorMessage } from "../api";
+import type { users } from "../client.gen";
+import { Alert } from "../components/Alert";
+import { ConfirmButton } from "../components/ConfirmButton";
+import { CopyButton } from "../components/CopyButton";
+import { Field } from "../components/Field";
+import { useApiForm } from "../form";
+import { formatTime, fromLocalInput } from "../format";
+
+const labels = { name: "Name", expiresAt: "Expires" } as const;
+
+/** Keys for programs: made here, shown whole once, listed by their prefix, revoked at once. */
+export function KeysPage() {
+  const [keys, setKeys] = useState<users.ApiKeyInfo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  const [created, setCreated] = useState<users.CreatedApiKey | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    client.users.listApiKeys().then(
+      (res) => setKeys(res.keys),
+      (err: unknown) => setError(errorMessage(err)),
+    );
+  }, []);
+
+  const added = (key: users.CreatedApiKey) => {
+    setCreated(key);
+    setNotice("");
+    const { key: _secret, ...listed } = key;
+    setKeys((shown) => [listed, ...(shown ?? [])]);
+  };
+  const revoked = (key: users.ApiKeyInfo) => {
+    setKeys((shown) => shown?.filter((k) => k.id !== key.id) ?? null);
+    if (created?.id === key.id) setCreated(null);
+    setNotice(`Revoked ${key.name}.`);
+    heading.current?.focus();
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1} ref={heading}>
+        API keys
+      </h1>
+      <p>
+        A program sends a key as <code>Authorization: Bearer usk_…</code> and acts as you: it can shorten, list, change and delete your links.
+      </p>
+      <NewKeyForm onCreated={added} />
+      {created && <CreatedKey created={created} />}
+      <h2 id="keys-heading">Your keys</h2>
+      <p role="status" class={notice ? "notice" : "status-line"}>
+        {notice}
+      </p>
+      {error && <Alert>{error}</Alert>}
+      {keys && keys.length === 0 && <p>No keys yet.</p>}
+      {keys && keys.length > 0 && <KeyTable keys={keys} onRevoked={revoked} />}
+    </>
+  );
+}
+
+function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => void }) {
+  const [name, setName] = useState("");
+  const [expiresAt, setExpiresAt] = useState("");
+  const { busy, formError, errorOf, run } = useApiForm(labels);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const done = await run(async () => onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined })));
+    if (!done) return;
+    setName("");
+    setExpiresAt("");
+  };
+
+  return (
+    <form onSubmit={submit} noValidate class="stacked-form" aria-labelledby="new-key-heading">
+      <h2 id="new-key-heading">New key</h2>
+      <Field id="key-name" label="Name" hint="What uses it, to tell your keys apart." maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} error={errorOf("name")} />
+      <Field
+        id="key-expires"
+        label="Expires"
+        type="datetime-local"
+        hint="Your time zone. Empty: it works until you revoke it."
+        value={expiresAt}
+        onInput={(e) => setExpiresAt(e.currentTarget.value)}
+        error={errorOf("expiresAt")}
+      />
+      {formError && <Alert>{formError}</Alert>}
+      <button type="submit" disabled={busy}>
+        {busy ? "Creating…" : "Create key"}
+      </button>
+    </form>
+  );
+}
+
+function CreatedKey({ created }: { created: users.CreatedApiKey }) {
+  const section = useRef<HTMLElement>(null);
+  // The one thing to act on now: focus there, so a screen reader reads the warning with it.
+  useEffect(() => section.current?.focus(), [created.id]);
+  return (
+    <section class="result" aria-labelledby="created-key-heading" tabIndex={-1} ref={section}>
+      <h2 id="created-key-heading">Your new key “{created.name}”</h2>
+      <p class="secret-line">
+        <code class="secret">{created.key}</code> <CopyButton text={created.key} name="Copy the key" />
+      </p>
+      <p class="notice">Copy it now: it will not be shown again. Only its hash is kept, so nobody can read it back, not even you.</p>
+    </section>
+  );
+}
+
+function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (key: users.ApiKeyInfo) => void }) {
+  const when = (iso: string | undefined, none: string) => (iso ? <time dateTime={iso}>{formatTime(iso)}</time> : none);
+  return (
+    <div class="table-scroll">
+      <table class="keys" aria-labelledby="keys-heading">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((key) => (
+            <tr key={key.id}>
+              <th scope="row">{key.name}</th>
+              <td>
+                <code>usk_{key.prefix}…</code>
+              </td>
+              <td>{when(key.createdAt, "")}</td>
+              <td>{when(key.lastUsedAt, "Never")}</td>
+              <td>
+                {/* Expired keys stay listed until revoked: say so rather than show a date to compare. */}
+                {key.expiresAt && Date.parse(key.expiresAt) <= Date.now() && "Expired "}
+                {when(key.expiresAt, "Never")}
+              </td>
+              <td>
+                <ConfirmButton
+                  label="Revoke"
+                  name={`Revoke ${key.name}`}
+                  question={`Revoke “${key.name}”? Programs using it are refused from now on.`}
+                  confirmLabel="Revoke"
+                  onConfirm={async () => {
+                    await client.users.revokeApiKey(key.id);
+                    onRevoked(key);
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
