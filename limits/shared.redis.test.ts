@@ -86,14 +86,24 @@ test("two instances share one address's sign-up budget", async () => {
   expect(await direct.pttl(`${prefix}signups:address:203.0.113.7`)).toBeGreaterThan(3_590_000);
 });
 
-test("two instances share one address's failed API key attempts", async () => {
+test("two instances share one budget of failed API key lookups; each spares the keys that worked on it", async () => {
   newPrefix();
-  const [a, b] = [new ApiKeyLimits({ failuresPerAddress: 2 }, await link()), new ApiKeyLimits({ failuresPerAddress: 2 }, await link())];
-  await a.failed("203.0.113.8");
-  await b.failed("203.0.113.8");
-  await expect(a.check("203.0.113.8")).rejects.toMatchObject({ code: "resource_exhausted" });
-  await expect(b.check("203.0.113.8")).rejects.toMatchObject({ code: "resource_exhausted" });
-  expect(await direct.pttl(`${prefix}apikeys:address:203.0.113.8`)).toBeGreaterThan(3_590_000);
+  const config = { failuresPerMinute: 2 };
+  const [a, b] = [new ApiKeyLimits(config, await link()), new ApiKeyLimits(config, await link())];
+  const digest = (name: string) => name.padEnd(64, "0");
+  a.succeeded(digest("worked-on-a"));
+  await a.failed(digest("guess1"));
+  await b.failed(digest("guess2"));
+  for (const instance of [a, b]) {
+    await expect(instance.check(digest("new"))).rejects.toMatchObject({ code: "resource_exhausted", details: { retryAfterSeconds: expect.any(Number) } });
+  }
+  await expect(a.check(digest("worked-on-a"))).resolves.toBeUndefined();
+  // What worked is remembered by each instance in its own memory.
+  await expect(b.check(digest("worked-on-a"))).rejects.toMatchObject({ code: "resource_exhausted" });
+  expect(await direct.get(`${prefix}apikeys:failures`)).toBe("2");
+  const ttl = await direct.pttl(`${prefix}apikeys:failures`);
+  expect(ttl).toBeGreaterThan(50_000);
+  expect(ttl).toBeLessThanOrEqual(60_000);
 });
 
 /** A TCP relay to Redis that can be stopped and started on the same port: Redis going away and coming back. */
