@@ -191,6 +191,15 @@ describe("PATCH /links/:code", () => {
     expect(await (await fetch(`${server.url}/${code}`)).json()).toEqual({ url: "https://example.com/new" });
   });
 
+  test("url: the public stats show the new URL at once, though they were read before", async () => {
+    const ada = await signedIn();
+    const code = await shorten(ada, "https://example.com/stats-before");
+    const statsUrl = async () => ((await (await fetch(`${server.url}/${code}/stats`)).json()) as { originalUrl: string }).originalUrl;
+    expect(await statsUrl()).toBe("https://example.com/stats-before");
+    expect((await patch(ada, code, { url: "https://example.com/stats-after" })).status).toBe(200);
+    expect(await statsUrl()).toBe("https://example.com/stats-after");
+  });
+
   test("expiresAt, maxClicks, title and description are set, and cleared by null", async () => {
     const ada = await signedIn();
     const code = await shorten(ada, "https://example.com/options");

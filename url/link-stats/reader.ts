@@ -11,10 +11,12 @@ export interface LinkStats {
   readonly createdAt: Date;
 }
 
-/** What never changes about a stored link: its row id tells a link from a later one under the same code. */
+/**
+ * What never changes about a stored link: its row id tells a link from a later one under the
+ * same code. Its URL is not among them: the owner may change it (PATCH /links/:code).
+ */
 interface LinkFacts {
   readonly id: number;
-  readonly originalUrl: string;
   readonly createdAt: Date;
 }
 
@@ -61,33 +63,37 @@ export class StatsReader {
   }
 
   /**
-   * One SELECT for the batch. Only the click count changes once a link is stored, so a
-   * link's URL and creation time are kept here after its first read and not fetched
-   * (nor parsed: a timestamp costs more to parse than the rest of the row) again while
-   * the row found still has the id they came from; a link deleted and made again under
-   * the same code has a new id, and its facts are read afresh.
+   * One SELECT for the batch. A link's creation time never changes, so it is kept here after
+   * its first read and not fetched (nor parsed: a timestamp costs more to parse than the
+   * rest of the row) again while the row found still has the id it came from; a link
+   * deleted and made again under the same code has a new id, and is read afresh.
+   *
+   * Whether the link is deleted or disabled is selected rather than put in the join's
+   * condition, so the join and its plan stay what they were before links could be deleted:
+   * by code alone, along the code's index.
    */
   private async select(batch: readonly string[]): Promise<Map<string, LinkStats>> {
     const codes = [...new Set(batch)];
     // Taken now: an entry the loop below evicts to make room must still answer this batch.
     const known = new Map(codes.map((code) => [code, this.#facts.get(code)]));
     const knownIds = codes.map((code) => known.get(code)?.id ?? 0);
-    const rows = await db.queryAll<{ code: string; id: number; clicks: number; original_url: string | null; created_ms: number | null }>`
-      SELECT u.code, u.id, u.clicks,
-        CASE WHEN u.id = k.known_id THEN NULL ELSE u.original_url END AS original_url,
+    const rows = await db.queryAll<{ code: string; id: number; clicks: number; original_url: string; gone: boolean; created_ms: number | null }>`
+      SELECT u.code, u.id, u.clicks, u.original_url,
+        u.deleted_at IS NOT NULL OR u.disabled_at IS NOT NULL AS gone,
         CASE WHEN u.id = k.known_id THEN NULL ELSE (extract(epoch FROM u.created_at) * 1000)::float8 END AS created_ms
       FROM unnest(${codes}::text[], ${knownIds}::int[]) AS k(code, known_id)
-      -- A deleted or disabled link has no public stats (its owner reads them through GET /links/:code).
-      JOIN urls u ON u.code = k.code AND u.deleted_at IS NULL AND u.disabled_at IS NULL`;
+      JOIN urls u ON u.code = k.code`;
     // No await from here on: pending is read in the same moment as consistentRead checks.
     const found = new Map<string, LinkStats>();
     for (const r of rows) {
+      // A deleted or disabled link has no public stats (its owner reads them through GET /links/:code).
+      if (r.gone) continue;
       let facts = known.get(r.code);
       if (facts?.id !== r.id) {
-        facts = { id: r.id, originalUrl: r.original_url!, createdAt: new Date(r.created_ms!) };
+        facts = { id: r.id, createdAt: new Date(r.created_ms!) };
         this.#facts.set(r.code, facts);
       }
-      found.set(r.code, { originalUrl: facts.originalUrl, clicks: r.clicks + this.counter.pending(r.code), createdAt: facts.createdAt });
+      found.set(r.code, { originalUrl: r.original_url, clicks: r.clicks + this.counter.pending(r.code), createdAt: facts.createdAt });
     }
     return found;
   }
