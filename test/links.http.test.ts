@@ -6,6 +6,9 @@ import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
+import { evictionChannel } from "../url/link-cache/evictions.ts";
+import type { Subscriber } from "../url/notifications/listener.ts";
+import { urlNotifications } from "../url/notifications/instance.ts";
 import { storeUnderFreshCode } from "../url/shortening/fresh-code.ts";
 import { passwords } from "../users/passwords/passwords.ts";
 
@@ -189,6 +192,30 @@ describe("PATCH /links/:code", () => {
     const res = await patch(ada, code, { url: "HTTPS://Example.com/new" });
     expect(res).toMatchObject({ status: 200, body: { code, originalUrl: "https://example.com/new", clicks: 1, updatedAt: expect.any(String) } });
     expect(await (await fetch(`${server.url}/${code}`)).json()).toEqual({ url: "https://example.com/new" });
+  });
+
+  test("url and delete: the instance that made the change answers it from the next request, before any notification", async () => {
+    const ada = await signedIn();
+    const code = await shorten(ada, "https://example.com/read-your-writes");
+    const lookUp = async () => {
+      const res = await fetch(`${server.url}/${code}`);
+      return `${res.status} ${((await res.json()) as { url?: string }).url ?? ""}`;
+    };
+    expect(await lookUp()).toBe("200 https://example.com/read-your-writes"); // cached now
+    // The notification of a change reaches this instance's cache a moment after the commit,
+    // and can come after the answer: ignored here, so only the change's own eviction can
+    // make the next answer right. (channels is private; read for this test only.)
+    const channels = (urlNotifications as unknown as { channels: ReadonlyMap<string, Subscriber> }).channels;
+    const ignored = vi.spyOn(channels.get(evictionChannel)!, "notified").mockImplementation(() => {});
+    try {
+      expect((await patch(ada, code, { url: "https://example.com/read-your-writes-2" })).status).toBe(200);
+      expect(await lookUp()).toBe("200 https://example.com/read-your-writes-2");
+      expect(await lookUp()).toBe("200 https://example.com/read-your-writes-2"); // cached again
+      expect((await call("DELETE", `/links/${code}`, { token: ada })).status).toBe(200);
+      expect(await lookUp()).toBe("404 ");
+    } finally {
+      ignored.mockRestore();
+    }
   });
 
   test("url: the public stats show the new URL at once, though they were read before", async () => {

@@ -4,6 +4,7 @@ import { passwords } from "../../users/passwords/passwords";
 import { db } from "../db";
 import { checkTarget } from "../shortening/target";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+import { urlCache } from "../link-cache/cache";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
 export interface LinkChangeFields {
@@ -63,5 +64,9 @@ export async function applyChanges(code: string, userID: string, changes: LinkCh
       updated_at = now()
     WHERE code = ${code} AND created_by = ${userID} AND deleted_at IS NULL AND disabled_at IS NULL
     RETURNING id`;
-  return row !== null;
+  if (row === null) return false;
+  // This instance answers the change from its very next request: the trigger's notification
+  // reaches its cache a moment after the commit, after this request may have been answered.
+  urlCache.evict(code);
+  return true;
 }

@@ -3,6 +3,7 @@ import log from "encore.dev/log";
 import { urlConfig } from "../config/url-config";
 import { db } from "../db";
 import { qrCodes, qrObjectName } from "../qr-codes";
+import { urlCache } from "../link-cache/cache";
 
 /**
  * Soft-deletes the caller's link unless it is deleted already; resolves false when no row
@@ -20,6 +21,7 @@ export async function retireLink(code: string, userID: string): Promise<boolean>
   if (row === null) return false; // rolled back as the transaction is disposed
   await tx.exec`INSERT INTO retired_codes (code) VALUES (${code}) ON CONFLICT DO NOTHING`;
   await tx.commit();
+  urlCache.evict(code); // at once here; the notification reaches the other instances (see link-changes.ts)
   return true;
 }
 
