@@ -69,7 +69,8 @@ function accepted(sent: readonly { req: FuzzRequest; answer: FuzzAnswer }[], cod
   const unread = new Map<string, number>();
   for (const { req, answer } of sent) {
     const { method, route } = requestLine(req);
-    if (typeof answer.status !== "number" && method === "GET" && codes.includes(route.slice(1))) unread.set(route.slice(1), (unread.get(route.slice(1)) ?? 0) + 1);
+    const click = (method === "GET" || method === "POST") && codes.includes(route.slice(1));
+    if (typeof answer.status !== "number" && click) unread.set(route.slice(1), (unread.get(route.slice(1)) ?? 0) + 1);
     if (typeof answer.status !== "number" || answer.status >= 400) continue;
     // The answer's body is kept only in part (a long URL is echoed back): its first field is enough.
     const field = (name: string) => new RegExp(`"${name}":"?([^",}]+)`).exec(answer.body)?.[1] ?? `unreadable answer ${answer.body.slice(0, 80)}`;
@@ -77,8 +78,10 @@ function accepted(sent: readonly { req: FuzzRequest; answer: FuzzAnswer }[], cod
     else if (method === "POST" && route === "/url") added["urlb.url"]!.push(field("id"));
     else if (method === "POST" && route === "/users") added["users.users"]!.push(field("id"));
     else if (method === "POST" && route === "/orders") added["orders.orders"]!.push(field("id"));
-    // A lookup counts a click whether it answers the URL (200) or redirects a browser to it (302).
-    else if (method === "GET" && codes.includes(route.slice(1))) clicks.set(route.slice(1), (clicks.get(route.slice(1)) ?? 0) + 1);
+    // A lookup counts a click whether it answers the URL (200) or redirects a browser to it
+    // (302), and so does a form posted to a link (POST /:code, the password page's), which a
+    // link without a password redirects at once (303).
+    else if (click) clicks.set(route.slice(1), (clicks.get(route.slice(1)) ?? 0) + 1);
   }
   return { added, clicks, unread };
 }
@@ -197,7 +200,7 @@ test(`${requests} generated hostile requests: no 5xx, the app alive, stored data
       ]),
     ),
   );
-  // Each answered click counted once: the clicked links' counts grew by their 200s and 302s,
+  // Each answered click counted once: the clicked links' counts grew by their 200s, 302s and 303s,
   // and by no more than the lookups whose answer was not read besides.
   for (const code of seeded.codes) {
     const clicksOf = (s: Snapshot) => s["url.urls"]!.get(code)!.clicks as number;
