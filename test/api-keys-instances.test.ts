@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+import { startTwoInstances, type RunningApp, type TwoInstances } from "../runtime/test/process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}keys_`;
 const env = () => ({
@@ -20,21 +20,14 @@ const env = () => ({
 let a: RunningApp;
 let b: RunningApp;
 let sql: pg.Client;
+let instances: TwoInstances | undefined;
 
 beforeAll(async () => {
-  a = await startApp(env()); // creates and migrates the databases
-  b = await startApp(env());
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${prefix}users`;
-  sql = new pg.Client({ connectionString: url.href });
-  await sql.connect();
+  instances = await startTwoInstances(env, "users");
+  ({ a, b, sql } = instances);
 }, 120_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await dropServerDatabases(prefix);
-});
+afterAll(() => instances?.close());
 
 async function send(app: RunningApp, method: string, route: string, credential?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${app.url}${route}`, {

@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
-import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+import { startTwoInstances, type RunningApp, type TwoInstances } from "../runtime/test/process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}evict_`;
 const env = (name: string) => ({
@@ -27,21 +27,14 @@ const env = (name: string) => ({
 let a: RunningApp;
 let b: RunningApp;
 let sql: pg.Client;
+let instances: TwoInstances | undefined;
 
 beforeAll(async () => {
-  a = await startApp(env("evict-a")); // creates and migrates the databases
-  b = await startApp(env("evict-b"));
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${prefix}url`;
-  sql = new pg.Client({ connectionString: url.href });
-  await sql.connect();
+  instances = await startTwoInstances((name) => env(`evict-${name}`), "url");
+  ({ a, b, sql } = instances);
 }, 120_000);
 
-afterAll(async () => {
-  await sql?.end();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await dropServerDatabases(prefix);
-});
+afterAll(() => instances?.close());
 
 async function shorten(url: string): Promise<string> {
   const res = await fetch(`${a.url}/shorten`, { method: "POST", body: JSON.stringify({ url }) });

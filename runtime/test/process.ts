@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { bundleDir } from "../cli/bundle-dir.mjs";
 import { appRoot } from "../internal/config/app-root.ts";
 import { spawnCommand, whenListening, type Serving, type Spawned } from "./command.ts";
@@ -44,4 +45,47 @@ export function startApp(env: Record<string, string>): Promise<RunningApp> {
 export async function dropServerDatabases(prefix: string): Promise<void> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) await dropDatabasesWithPrefix(serverUrl, prefix);
+}
+
+/** Two instances of the app on one set of databases, and a client of one of them, for tests of what instances share. */
+export interface TwoInstances {
+  readonly a: RunningApp;
+  readonly b: RunningApp;
+  /** Connected to `<prefix><database>`, beside the instances. */
+  readonly sql: pg.Client;
+  /** Stops both, ends the client and drops the databases. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `a`, which creates and migrates the databases named with `env(...)`'s
+ * DATABASE_NAME_PREFIX, then `b` on the same ones (started one after the other, so the
+ * second finds them migrated), and connects to `database`.
+ */
+export async function startTwoInstances(env: (name: "a" | "b") => Record<string, string>, database: string): Promise<TwoInstances> {
+  const prefix = env("a").DATABASE_NAME_PREFIX ?? "";
+  const a = await startApp(env("a"));
+  let b: RunningApp | undefined;
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${prefix}${database}`;
+  const sql = new pg.Client({ connectionString: url.href });
+  try {
+    b = await startApp(env("b"));
+    await sql.connect();
+  } catch (err) {
+    // Nothing is left running when the second start fails.
+    await Promise.all([a.stop(), b?.stop(), sql.end().catch(() => {})]);
+    await dropServerDatabases(prefix);
+    throw err;
+  }
+  return {
+    a,
+    b: b!,
+    sql,
+    async close() {
+      await sql.end();
+      await Promise.all([a.stop(), b!.stop()]);
+      await dropServerDatabases(prefix);
+    },
+  };
 }
