@@ -44,10 +44,36 @@ describe("daily report", () => {
         ["rp0003", 30],
       ]);
       expect(report.topCodes[0]!.originalUrl).toBe("https://report.example/11");
-      expect(info).toHaveBeenCalledWith("daily report 2026-11-20: 12 urls created, 770 total clicks, top rp0011 (110)");
+      expect(info).toHaveBeenCalledWith("daily report 2026-11-20: 12 urls created, 0 clicks by people, 770 total clicks, top rp0011 (110)");
     } finally {
       info.mockRestore();
     }
+  });
+
+  test("the day's clicks by people and its top referrers, from the url service's click analytics", async () => {
+    // Rows as the click flush writes them: that day (UTC) and the days around it.
+    await urlDb.exec`
+      INSERT INTO link_clicks_hourly (code, hour, bot, referrer, country, browser, os, device, clicks) VALUES
+        ('dr0001', '2026-11-19 23:00Z', false, 'before.example', 'GB', 'Chrome', 'Windows', 'desktop', 100),
+        ('dr0001', '2026-11-20 00:00Z', false, 'news.ycombinator.com', 'GB', 'Chrome', 'Windows', 'desktop', 7),
+        ('dr0002', '2026-11-20 13:00Z', false, 'news.ycombinator.com', 'US', 'Firefox', 'Linux', 'desktop', 5),
+        ('dr0002', '2026-11-20 13:00Z', false, 'direct', 'US', 'Firefox', 'Linux', 'desktop', 9),
+        ('dr0002', '2026-11-20 14:00Z', false, 't.co', 'US', 'Firefox', 'Linux', 'desktop', 3),
+        ('dr0002', '2026-11-20 15:00Z', true, 'crawler.example', 'unknown', 'curl', 'unknown', 'bot', 50),
+        ('dr0003', '2026-11-20 23:00Z', false, 'a.example', 'NL', 'Chrome', 'Windows', 'desktop', 1),
+        ('dr0003', '2026-11-20 23:00Z', false, 'b.example', 'NL', 'Chrome', 'Windows', 'desktop', 1),
+        ('dr0003', '2026-11-20 23:00Z', false, 'c.example', 'NL', 'Chrome', 'Windows', 'desktop', 1),
+        ('dr0003', '2026-11-21 00:00Z', false, 'after.example', 'NL', 'Chrome', 'Windows', 'desktop', 100)`;
+    const report = await generateReport("2026-11-20");
+    expect(report.humanClicks).toBe(7 + 5 + 9 + 3 + 3); // the bots' 50 and the neighbouring days' left out
+    expect(report.topReferrers).toEqual([
+      { value: "news.ycombinator.com", humans: 12 },
+      { value: "direct", humans: 9 },
+      { value: "t.co", humans: 3 },
+      { value: "a.example", humans: 1 },
+      { value: "b.example", humans: 1 },
+    ]);
+    expect(await getReport({ date: "2026-11-20" })).toEqual(report);
   });
 
   test("a day with nothing recorded reports zero urls created", async () => {

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { cleanValue, unknown } from "./dimensions";
 
 /** A click with no Referer: typed, bookmarked, from an app or a mail client that sends none. */
@@ -10,6 +11,23 @@ export const direct = "direct";
  */
 export function referrerOf(referer: string | undefined): string {
   if (!referer) return direct;
+  let host = cache.get(referer);
+  if (host === undefined) {
+    host = hostOf(referer);
+    if (referer.length <= longestCached) cache.set(referer, host);
+  }
+  return host;
+}
+
+/**
+ * Parsing a URL costs about 0.4 µs; links are shared from a few pages, so their
+ * referrers repeat. Longer ones are parsed each time rather than kept: a client could
+ * fill the cache with them.
+ */
+const cache = new LRUCache<string, string>({ max: 2000 });
+const longestCached = 512;
+
+function hostOf(referer: string): string {
   let url: URL;
   try {
     url = new URL(referer);

@@ -1,7 +1,7 @@
 import { isbot, isbotMatch } from "isbot";
 import { LRUCache } from "lru-cache";
 import UAParser from "ua-parser-js";
-import { cleanValue, unknown } from "./dimensions";
+import { agentPart, cleanValue, unknown } from "./dimensions";
 
 /** What a User-Agent tells of a click. */
 export interface Agent {
@@ -9,10 +9,12 @@ export interface Agent {
   readonly browser: string;
   readonly os: string;
   readonly device: string;
+  /** The above as a click's details text holds them (dimensions.ts agentPart). */
+  readonly part: string;
 }
 
 /** No browser sends no User-Agent: scripts and checkers do. */
-const noAgent: Agent = Object.freeze({ bot: true, browser: unknown, os: unknown, device: "bot" });
+const noAgent: Agent = agent(true, unknown, unknown, "bot");
 
 /**
  * Parsing a User-Agent costs about 18 µs (ua-parser-js and isbot's patterns), as
@@ -40,9 +42,13 @@ export function agentOf(userAgent: string | undefined): Agent {
 
 function classify(userAgent: string): Agent {
   const parsed = new UAParser(userAgent).getResult();
-  if (isbot(userAgent)) return { bot: true, browser: botName(userAgent), os: cleanValue(parsed.os.name), device: "bot" };
+  if (isbot(userAgent)) return agent(true, botName(userAgent), cleanValue(parsed.os.name), "bot");
   const device = parsed.device.type ?? (parsed.browser.name || parsed.os.name ? "desktop" : unknown);
-  return { bot: false, browser: cleanValue(parsed.browser.name), os: cleanValue(parsed.os.name), device: cleanValue(device) };
+  return agent(false, cleanValue(parsed.browser.name), cleanValue(parsed.os.name), cleanValue(device));
+}
+
+function agent(bot: boolean, browser: string, os: string, device: string): Agent {
+  return Object.freeze({ bot, browser, os, device, part: agentPart(bot, browser, os, device) });
 }
 
 /**

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { db } from "../db";
 import { shorten } from "../shorten";
+import { encodeDetails, hourOf } from "../click-analytics/dimensions";
 import { CommitUnknown, type ClickWriter } from "./batches";
 import { ClickCounter } from "./counter";
 import { ClickJournal, readJournal } from "./journal";
@@ -73,6 +74,31 @@ describe("the click journal", () => {
     expect(existsSync(journal.path)).toBe(false);
     expect(await replay()).toBe(0); // nothing left to store twice
     expect(await storedClicks(code)).toBe(7);
+  });
+
+  test("a journal keeps each click's details: the replay stores its analytics with it, once; clicks without details count as unknown", async () => {
+    const { code } = await shorten({ url: "https://journal.example/details" });
+    const { counter, journal } = await processCounter(() => true, 20);
+    const hour = hourOf(Date.now()) - 3; // answered hours ago, replayed now: counted in its own hour
+    const chrome = { hour, bot: false, referrer: "t.co", country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
+    for (let i = 0; i < 3; i++) counter.record(code, encodeDetails(chrome));
+    counter.record(code, encodeDetails({ ...chrome, bot: true, browser: "curl", os: "unknown", device: "bot" }));
+    counter.record(code); // as a journal from before analytics holds it
+    await sleep(150);
+    expect(readFileSync(journal.path, "utf8")).toContain("t.co");
+
+    expect(await replay()).toBe(5);
+    expect(await storedClicks(code)).toBe(5);
+    const rows = await db.queryAll<{ hour: Date; bot: boolean; referrer: string; browser: string; clicks: number }>`
+      SELECT hour, bot, referrer, browser, clicks::int FROM link_clicks_hourly WHERE code = ${code} ORDER BY clicks DESC, bot`;
+    expect(rows).toEqual([
+      { hour: new Date(hour * 3_600_000), bot: false, referrer: "t.co", browser: "Chrome", clicks: 3 },
+      { hour: expect.any(Date), bot: false, referrer: "unknown", browser: "unknown", clicks: 1 },
+      { hour: new Date(hour * 3_600_000), bot: true, referrer: "t.co", browser: "curl", clicks: 1 },
+    ]);
+    expect(await replay()).toBe(0);
+    const total = await db.queryRow<{ n: number }>`SELECT sum(clicks)::int AS n FROM link_clicks_hourly WHERE code = ${code}`;
+    expect(total!.n).toBe(5);
   });
 
   test("a batch whose commit went unanswered but was stored is not stored again by the replay", async () => {
