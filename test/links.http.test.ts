@@ -72,7 +72,7 @@ describe("GET /links", () => {
     const { links, nextCursor } = await list(ada);
     expect(nextCursor).toBeUndefined();
     expect(links).toEqual([
-      { code: second, shortUrl: `https://sho.rt/${second}`, originalUrl: "https://example.com/second", clicks: 0, createdAt: expect.any(String), hasPassword: false, status: "active" },
+      { code: second, shortUrl: `https://sho.rt/${second}`, originalUrl: "https://example.com/second", clicks: 0, createdAt: expect.any(String), hasPassword: false, status: "active", recentClicks: Array<number>(14).fill(0) },
       expect.objectContaining({ code: first }),
     ]);
   });
