@@ -19,11 +19,12 @@ const noAgent: Agent = agent(true, unknown, unknown, "bot");
 /**
  * Parsing a User-Agent costs about 18 µs (ua-parser-js and isbot's patterns), as
  * much as answering a cached redirect; real traffic repeats a few hundred agents, so
- * each is parsed once and remembered. Longer agents than any browser sends are
- * parsed each time rather than kept: a client could fill the cache with them.
+ * each is parsed once and remembered. Only an agent's first 512 characters are read
+ * (browsers send under 300): a client's header must not decide the parse's cost or
+ * the cache's size (2,000 × 512 characters at most).
  */
 const cache = new LRUCache<string, Agent>({ max: 2000 });
-const longestCached = 512;
+const longestRead = 512;
 
 /**
  * Classifies a User-Agent: a bot by isbot's list (crawlers, link previews and
@@ -33,10 +34,12 @@ const longestCached = 512;
  */
 export function agentOf(userAgent: string | undefined): Agent {
   if (!userAgent) return noAgent;
-  const known = cache.get(userAgent);
-  if (known !== undefined) return known;
-  const agent = classify(userAgent);
-  if (userAgent.length <= longestCached) cache.set(userAgent, agent);
+  const read = userAgent.length > longestRead ? userAgent.slice(0, longestRead) : userAgent;
+  let agent = cache.get(read);
+  if (agent === undefined) {
+    agent = classify(read);
+    cache.set(read, agent);
+  }
   return agent;
 }
 
