@@ -3,9 +3,9 @@
 import { queryStored, type Where } from "./stored-clicks.ts";
 
 /** Every click adds one to a row of each of these. */
-export const dimensions = ["all", "referrer", "country", "browser", "os", "device"] as const;
+const dimensions = ["all", "referrer", "country", "browser", "os", "device"] as const;
 
-export interface ClickCounts {
+interface ClickCounts {
   readonly humans: number;
   readonly bots: number;
 }
@@ -15,7 +15,7 @@ const allRows = `(SELECT code, dimension, humans, bots FROM link_clicks_hourly
                   UNION ALL SELECT code, dimension, humans, bots FROM link_clicks_daily)`;
 
 /** One code's humans and bots in each dimension (zero where it has no row). */
-export async function codeAnalytics(where: Where, code: string): Promise<Record<string, ClickCounts>> {
+async function codeAnalytics(where: Where, code: string): Promise<Record<string, ClickCounts>> {
   const rows = await queryStored<{ dimension: string; humans: string; bots: string }>(
     where,
     `SELECT dimension, sum(humans)::text AS humans, sum(bots)::text AS bots FROM ${allRows} r WHERE code = $1 GROUP BY dimension`,
@@ -25,7 +25,7 @@ export async function codeAnalytics(where: Where, code: string): Promise<Record<
   return Object.fromEntries(dimensions.map((d) => [d, found.get(d) ?? { humans: 0, bots: 0 }]));
 }
 
-export interface Mismatch {
+interface Mismatch {
   readonly code: string;
   readonly dimension: string;
   /** humans + bots in the dimension's rows. */
@@ -39,7 +39,7 @@ export interface Mismatch {
  * links, and the number of links checked: the contract's invariant, which holds however
  * many clicks a timed run's deadline cut (each click adds to both in one transaction).
  */
-export async function analyticsMismatches(where: Where): Promise<{ links: number; mismatches: Mismatch[] }> {
+async function analyticsMismatches(where: Where): Promise<{ links: number; mismatches: Mismatch[] }> {
   const dimensionList = dimensions.map((d) => `('${d}')`).join(", ");
   const mismatches = await queryStored<{ code: string; dimension: string; counted: string; clicks: string }>(
     where,
@@ -57,5 +57,27 @@ export async function analyticsMismatches(where: Where): Promise<{ links: number
   return {
     links: n,
     mismatches: mismatches.map((m) => ({ code: m.code, dimension: m.dimension, counted: Number(m.counted), clicks: Number(m.clicks) })),
+  };
+}
+
+/**
+ * Judges the stored click analytics: the fixed-count run's code must hold, in every
+ * dimension, exactly the humans and bots answered; every link's dimensions must each sum
+ * to its stored clicks. Returns whether both hold, and the lines saying so.
+ */
+export async function checkAnalytics(where: Where, exact: { code: string; answered: number; humans: number }): Promise<{ ok: boolean; lines: string[] }> {
+  const counts = await codeAnalytics(where, exact.code);
+  const bots = exact.answered - exact.humans;
+  const exactOk = dimensions.every((d) => counts[d]!.humans === exact.humans && counts[d]!.bots === bots);
+  const each = dimensions.map((d) => `${d} ${counts[d]!.humans}+${counts[d]!.bots}`).join(", ");
+  const { links: checked, mismatches } = await analyticsMismatches(where);
+  const shown = mismatches.slice(0, 5).map((m) => `${m.code} ${m.dimension}: ${m.counted} counted, ${m.clicks} clicks`);
+  return {
+    ok: exactOk && mismatches.length === 0,
+    lines: [
+      `click analytics, fixed-count run: ${exact.humans} humans + ${bots} bots answered 200; stored humans+bots per dimension: ${each} -> ${exactOk ? "equal" : "MISMATCH"}`,
+      `click analytics, every link: humans+bots of each dimension equal to its stored clicks, ${checked} links -> ` +
+        (mismatches.length === 0 ? "consistent" : `MISMATCH in ${mismatches.length} (${shown.join("; ")}${mismatches.length > 5 ? "; ..." : ""})`),
+    ],
   };
 }

@@ -20,9 +20,9 @@ import pg from "pg";
 import { phase } from "./http-client.ts";
 import { browserHeaders, generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
 import { seed } from "./seed.ts";
-import { storedClicks, type Where } from "./stored-clicks.ts";
+import { storedClicks } from "./stored-clicks.ts";
 import { measureAnalyticsLatency, printAnalyticsLatency, type LatencyResult } from "./analytics-latency.ts";
-import { analyticsMismatches, codeAnalytics, dimensions } from "./click-analytics.ts";
+import { checkAnalytics } from "./click-analytics.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -211,28 +211,6 @@ async function exactClicks(app: RunningApp): Promise<ExactRun> {
   } finally {
     client.end();
   }
-}
-
-/**
- * Judges the stored click analytics: the fixed-count run's code must hold, in every
- * dimension, exactly the humans and bots answered; every link's dimensions must each sum
- * to its stored clicks. Returns whether both hold, and the lines saying so.
- */
-async function checkAnalytics(where: Where, exact: ExactRun): Promise<{ ok: boolean; lines: string[] }> {
-  const counts = await codeAnalytics(where, exact.code);
-  const bots = exact.answered - exact.humans;
-  const exactOk = dimensions.every((d) => counts[d]!.humans === exact.humans && counts[d]!.bots === bots);
-  const each = dimensions.map((d) => `${d} ${counts[d]!.humans}+${counts[d]!.bots}`).join(", ");
-  const { links: checked, mismatches } = await analyticsMismatches(where);
-  const shown = mismatches.slice(0, 5).map((m) => `${m.code} ${m.dimension}: ${m.counted} counted, ${m.clicks} clicks`);
-  return {
-    ok: exactOk && mismatches.length === 0,
-    lines: [
-      `click analytics, fixed-count run: ${exact.humans} humans + ${bots} bots answered 200; stored humans+bots per dimension: ${each} -> ${exactOk ? "equal" : "MISMATCH"}`,
-      `click analytics, every link: humans+bots of each dimension equal to its stored clicks, ${checked} links -> ` +
-        (mismatches.length === 0 ? "consistent" : `MISMATCH in ${mismatches.length} (${shown.join("; ")}${mismatches.length > 5 ? "; ..." : ""})`),
-    ],
-  };
 }
 
 async function startBare(): Promise<{ url: string; stop: () => Promise<void> }> {
