@@ -10,8 +10,12 @@ interface ClickCounts {
   readonly bots: number;
 }
 
-/** Hourly and daily rows, as one. */
-const allRows = `(SELECT code, dimension, humans, bots FROM link_clicks_hourly
+/**
+ * Hourly and daily rows as one, per dimension: an hourly row counts a combination of
+ * values, so it adds its clicks to every dimension; a daily row counts one dimension's value.
+ */
+const allRows = `(SELECT h.code, d.dimension, CASE WHEN h.bot THEN 0 ELSE h.clicks END AS humans, CASE WHEN h.bot THEN h.clicks ELSE 0 END AS bots
+                    FROM link_clicks_hourly h CROSS JOIN (VALUES ${dimensions.map((d) => `('${d}')`).join(", ")}) d(dimension)
                   UNION ALL SELECT code, dimension, humans, bots FROM link_clicks_daily)`;
 
 /** One code's humans and bots in each dimension (zero where it has no row). */

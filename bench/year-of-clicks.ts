@@ -1,6 +1,7 @@
 // A year of one link's click analytics, written straight into the url database in the
-// shape the app and its rollup leave them: hourly rows for the last 35 days, daily rows
-// (UTC days) before that. Made up, but spread as a popular link's would be, and the same
+// shape the app and its rollup leave them: hourly rows for the last 35 days (one per
+// combination of values a click records), daily rows (UTC days, one per dimension value)
+// before that. Made up, but spread as a popular link's would be, and the same
 // on every run (a seeded generator), so runs compare.
 import pg from "pg";
 import type { Where } from "./stored-clicks.ts";
@@ -58,8 +59,9 @@ function hourWeight(utcHour: number): number {
 }
 
 interface Rows {
-  /** "dimension\0bucket\0value" → [humans, bots]; bucket is an ISO instant (hourly) or a date (daily). */
-  readonly hourly: Map<string, [number, number]>;
+  /** "hour\0bot\0referrer\0country\0browser\0os\0device" → clicks; hour is an ISO instant, bot "t" or "f". */
+  readonly hourly: Map<string, number>;
+  /** "dimension\0day\0value" → [humans, bots]. */
   readonly daily: Map<string, [number, number]>;
 }
 
@@ -84,22 +86,23 @@ function yearOfRows(now: number): Rows {
     n++;
     const bot = random() < botShare;
     const values: [string, string][] = [
-      ["all", ""],
       ["referrer", bot ? "direct" : pick.referrer()],
       ["country", pick.country()],
       ["browser", bot ? pick.bot() : pick.browser()],
       ["os", bot ? "unknown" : pick.os()],
       ["device", bot ? "bot" : pick.device()],
     ];
-    const [map, bucket] =
-      at >= hourlyFrom
-        ? [rows.hourly, new Date(Math.floor(at / hourMs) * hourMs).toISOString()]
-        : [rows.daily, new Date(at).toISOString().slice(0, 10)];
-    for (const [dimension, value] of values) {
-      const key = `${dimension}\0${bucket}\0${value}`;
-      const counts = map.get(key) ?? [0, 0];
+    if (at >= hourlyFrom) {
+      const key = [new Date(Math.floor(at / hourMs) * hourMs).toISOString(), bot ? "t" : "f", ...values.map(([, v]) => v)].join("\0");
+      rows.hourly.set(key, (rows.hourly.get(key) ?? 0) + 1);
+      continue;
+    }
+    const day = new Date(at).toISOString().slice(0, 10);
+    for (const [dimension, value] of [["all", ""], ...values]) {
+      const key = `${dimension}\0${day}\0${value}`;
+      const counts = rows.daily.get(key) ?? [0, 0];
       counts[bot ? 1 : 0]++;
-      map.set(key, counts);
+      rows.daily.set(key, counts);
     }
   }
   return rows;
@@ -119,8 +122,8 @@ export async function seedYearOfClicks(where: Where, code: string, now: number):
   await client.connect();
   try {
     await client.query("BEGIN");
-    await insert(client, "link_clicks_hourly", "hour", "timestamptz", code, rows.hourly);
-    await insert(client, "link_clicks_daily", "day", "date", code, rows.daily);
+    await insertHourly(client, code, rows.hourly);
+    await insertDaily(client, code, rows.daily);
     await client.query("UPDATE urls SET clicks = clicks + $2 WHERE code = $1", [code, yearClicks]);
     await client.query("COMMIT");
     await client.query("ANALYZE link_clicks_hourly, link_clicks_daily");
@@ -130,13 +133,28 @@ export async function seedYearOfClicks(where: Where, code: string, now: number):
   return { hourly: rows.hourly.size, daily: rows.daily.size };
 }
 
-async function insert(client: pg.Client, table: string, bucketColumn: string, bucketType: string, code: string, rows: Map<string, [number, number]>): Promise<void> {
+/** Rows per statement: each array parameter holds this many values. */
+const chunkSize = 5000;
+
+async function insertHourly(client: pg.Client, code: string, rows: Map<string, number>): Promise<void> {
   const entries = [...rows];
-  for (let i = 0; i < entries.length; i += 5000) {
-    const chunk = entries.slice(i, i + 5000).map(([key, counts]) => [...key.split("\0"), ...counts] as [string, string, string, number, number]);
+  for (let i = 0; i < entries.length; i += chunkSize) {
+    const chunk = entries.slice(i, i + chunkSize).map(([key, clicks]) => [...key.split("\0"), clicks]);
     await client.query(
-      `INSERT INTO ${table} (code, dimension, ${bucketColumn}, value, humans, bots)
-       SELECT $1, * FROM unnest($2::text[], $3::${bucketType}[], $4::text[], $5::bigint[], $6::bigint[])`,
+      `INSERT INTO link_clicks_hourly (code, hour, bot, referrer, country, browser, os, device, clicks)
+       SELECT $1, * FROM unnest($2::timestamptz[], $3::boolean[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[])`,
+      [code, ...[0, 1, 2, 3, 4, 5, 6, 7].map((column) => chunk.map((row) => row[column]))],
+    );
+  }
+}
+
+async function insertDaily(client: pg.Client, code: string, rows: Map<string, [number, number]>): Promise<void> {
+  const entries = [...rows];
+  for (let i = 0; i < entries.length; i += chunkSize) {
+    const chunk = entries.slice(i, i + chunkSize).map(([key, counts]) => [...key.split("\0"), ...counts]);
+    await client.query(
+      `INSERT INTO link_clicks_daily (code, dimension, day, value, humans, bots)
+       SELECT $1, * FROM unnest($2::text[], $3::date[], $4::text[], $5::bigint[], $6::bigint[])`,
       [code, ...[0, 1, 2, 3, 4].map((column) => chunk.map((row) => row[column]))],
     );
   }

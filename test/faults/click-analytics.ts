@@ -18,10 +18,14 @@ async function storedAnalytics(serverUrl: string, database: string): Promise<Map
   const sums = await queryDatabase<{ code: string; dimension: string; humans: number; bots: number }>(
     serverUrl,
     database,
+    // An hourly row counts one combination of values, so its clicks count in every
+    // dimension; a daily row counts one dimension's value.
     `SELECT code, dimension, sum(humans)::int AS humans, sum(bots)::int AS bots
-       FROM (SELECT code, dimension, humans, bots FROM link_clicks_hourly
+       FROM (SELECT h.code, d.dimension, CASE WHEN h.bot THEN 0 ELSE h.clicks END AS humans, CASE WHEN h.bot THEN h.clicks ELSE 0 END AS bots
+               FROM link_clicks_hourly h CROSS JOIN unnest($1::text[]) AS d(dimension)
              UNION ALL SELECT code, dimension, humans, bots FROM link_clicks_daily) r
       GROUP BY code, dimension`,
+    [dimensions],
   );
   const byCode = new Map(urls.map((r) => [r.code, { clicks: r.clicks, dimensions: new Map<string, Split>() }]));
   for (const s of sums) {
