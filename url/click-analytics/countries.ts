@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import log from "encore.dev/log";
+import ipaddr from "ipaddr.js";
 import { Reader, type Response } from "mmdb-lib";
 import { unknown } from "./dimensions";
 
@@ -30,21 +31,17 @@ function openDatabase(): Reader<Response> | undefined {
 
 const database = openDatabase();
 
-/** An IPv4 address a dual-stack socket reports as IPv6 (::ffff:192.0.2.1). */
-const mappedPrefix = "::ffff:";
-
 /**
  * The ISO 3166 code of the country an address is registered in, upper case; unknown
- * for private, loopback and unregistered addresses (the database holds none of them),
- * and for anything that is not an address.
+ * for anything but a public address (private, loopback, link-local and other reserved
+ * ranges are checked here: the database places some of them, 192.168.0.0/16 among
+ * them, in a country), for public addresses the database lacks, and for text that is
+ * not an address.
  */
 export function countryOf(address: string | undefined): string {
-  if (!address || database === undefined) return unknown;
-  const ip = address.startsWith(mappedPrefix) && address.includes(".") ? address.slice(mappedPrefix.length) : address;
-  try {
-    const code = (database.get(ip) as CountryRecord | null)?.country_code;
-    return code && /^[A-Z]{2}$/.test(code) ? code : unknown;
-  } catch {
-    return unknown; // not an IP address (mmdb-lib throws)
-  }
+  if (!address || database === undefined || !ipaddr.isValid(address)) return unknown;
+  const ip = ipaddr.process(address); // an IPv4 address a dual-stack socket reports as ::ffff:a.b.c.d is looked up as IPv4
+  if (ip.range() !== "unicast") return unknown;
+  const code = (database.get(ip.toString()) as CountryRecord | null)?.country_code;
+  return code && /^[A-Z]{2}$/.test(code) ? code : unknown;
 }

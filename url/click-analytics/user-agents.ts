@@ -40,10 +40,19 @@ export function agentOf(userAgent: string | undefined): Agent {
 
 function classify(userAgent: string): Agent {
   const parsed = new UAParser(userAgent).getResult();
-  if (isbot(userAgent)) {
-    // The part of the agent isbot recognised ("Googlebot", "curl", "facebookexternalhit").
-    return { bot: true, browser: cleanValue(isbotMatch(userAgent) ?? parsed.browser.name), os: cleanValue(parsed.os.name), device: "bot" };
-  }
+  if (isbot(userAgent)) return { bot: true, browser: botName(userAgent), os: cleanValue(parsed.os.name), device: "bot" };
   const device = parsed.device.type ?? (parsed.browser.name || parsed.os.name ? "desktop" : unknown);
   return { bot: false, browser: cleanValue(parsed.browser.name), os: cleanValue(parsed.os.name), device: cleanValue(device) };
+}
+
+/**
+ * A bot's name: the product token of its agent that isbot recognised, without its
+ * version ("Googlebot/2.1" → "Googlebot", "curl/8.5.0" → "curl"), so a bot's clicks
+ * add up under one name across its versions.
+ */
+function botName(userAgent: string): string {
+  const match = isbotMatch(userAgent)?.toLowerCase();
+  if (!match) return unknown;
+  const token = userAgent.split(/[\s;()]+/).find((t) => t.toLowerCase().includes(match)) ?? match;
+  return cleanValue(token.split("/")[0]);
 }
