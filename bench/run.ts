@@ -18,9 +18,11 @@ import { startApp, type RunningApp } from "../runtime/test/process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";
-import { generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
+import { browserHeaders, generatorName, runLoad, type LoadResult, type Scenario } from "./load.ts";
 import { seed } from "./seed.ts";
 import { storedClicks } from "./stored-clicks.ts";
+import { measureAnalyticsLatency, printAnalyticsLatency, type LatencyResult } from "./analytics-latency.ts";
+import { checkAnalytics } from "./click-analytics.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -79,7 +81,8 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const serverUrl = async () => engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
   const opts = { connections, seconds };
   const rows: Row[] = [];
-  let exact = { code: "", answered: 0 };
+  let exact: ExactRun = { code: "", answered: 0, humans: 0 };
+  let latency: LatencyResult | undefined;
 
   const bare = await startBare();
   const app = await startApp(env);
@@ -89,15 +92,18 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     await settle(databaseServer, prefix);
     const codesFile = path.join(dataDir, "codes.txt");
     writeFileSync(codesFile, codes.join("\n") + "\n");
+    // Lookups carry a browser's User-Agent, so each click's classification is measured;
+    // the baseline gets the same header, so its requests are as long to parse.
+    const headers = browserHeaders;
     // Hot before uniform: the uniform run leaves thousands of updated rows for the
     // database to vacuum, which would compete with the next figure for the cores.
     const scenarios: [string, string, Scenario][] = [
-      ["(a) bare node:http GET", bare.url, { method: "GET", path: "/" }],
-      ["(b) GET /:code, uniform codes", app.url, { method: "GET", path: { codes, codesFile } }],
-      ["(c) GET /:code, one hot code", app.url, { method: "GET", path: `/${codes[0]}` }],
+      ["(a) bare node:http GET", bare.url, { method: "GET", path: "/", headers }],
+      ["(b) GET /:code, uniform codes", app.url, { method: "GET", path: { codes, codesFile }, headers }],
+      ["(c) GET /:code, one hot code", app.url, { method: "GET", path: `/${codes[0]}`, headers }],
       ["(d) POST /shorten", app.url, { method: "POST", path: "/shorten", uniqueBodies: true }],
       ["(e) GET /:code/stats", app.url, { method: "GET", path: { codes, codesFile, suffix: "/stats" } }],
-      ["(f) 90% GET /:code uniform, 5% shorten, 5% stats", app.url, { method: "GET", path: { codes, codesFile }, mix }],
+      ["(f) 90% GET /:code uniform, 5% shorten, 5% stats", app.url, { method: "GET", path: { codes, codesFile }, mix, headers }],
     ];
     // Shorten last, in rounds of its own: each of its runs adds some 100k links, which
     // would push the seeded codes out of the cache the lookups are measured with.
@@ -131,6 +137,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
       else rows.push({ name, result, ratio: middle(ratios[i]!, (r) => r), rounds: ratios[i]!.map((r) => r.toFixed(2)).join(" ") });
     });
     exact = await exactClicks(app);
+    latency = await measureAnalyticsLatency(app.url, { serverUrl: databaseServer, database: `${prefix}url` });
   } finally {
     await bare.stop();
     const code = await app.stop("SIGTERM"); // a clean stop writes every counted click
@@ -139,12 +146,15 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
 
   // A clean stop of the app stopped its embedded cluster: started again here to read what it stored.
   const where = { serverUrl: await serverUrl(), database: `${prefix}url` };
-  const storedTotal = await storedClicks(where);
+  // The year of clicks written for the analytics timing is no lookup's.
+  const storedTotal = (await storedClicks(where)) - (latency ? await storedClicks(where, latency.code) : 0);
   const storedExact = await storedClicks(where, exact.code);
+  const analytics = await checkAnalytics(where, exact);
   if (engineEnv.DATABASE_URL) await dropDatabasesWithPrefix(engineEnv.DATABASE_URL, prefix);
   else await stopCluster(clusterDir);
   rmSync(dataDir, { recursive: true, force: true });
   printTable(engine, rows);
+  const latencyOk = latency ? printAnalyticsLatency(latency) : false;
 
   // A timed run ends with requests in flight: the server answered (and counted) them,
   // the load generator stopped listening. So the timed totals can differ by at most
@@ -157,29 +167,47 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   console.log(`clicks, fixed-count run: ${exact.answered} answered 200, ${storedExact} stored -> ${exactOk ? "equal" : "MISMATCH"}`);
   console.log(
     `clicks, whole run: ${answered} lookups answered 200 seen by the load generator (${sumLookupsOk(rows[5]!)} of them in (f)), ${storedTotal} stored ` +
-      `(${storedTotal - answered} answered after the generator's deadline; at most ${slack}) -> ${totalOk ? "consistent" : "MISMATCH"}\n`,
+      `(${storedTotal - answered} answered after the generator's deadline; at most ${slack}) -> ${totalOk ? "consistent" : "MISMATCH"}`,
   );
-  if (!exactOk || !totalOk) process.exitCode = 1;
+  console.log(analytics.lines.join("\n") + "\n");
+  if (!exactOk || !totalOk || !analytics.ok || !latencyOk) process.exitCode = 1;
 }
 
 const exactRequests = 20_000;
 
-/** GETs one fresh code exactly `exactRequests` times, 100 at a time, every answer awaited. */
-async function exactClicks(app: RunningApp): Promise<{ code: string; answered: number }> {
+/** A tool's User-Agent: half the fixed-count run's clicks are bots'. */
+const curlHeaders = { "user-agent": "curl/8.5.0" };
+
+interface ExactRun {
+  readonly code: string;
+  readonly answered: number;
+  /** Answered 200 to a browser's User-Agent (a person's click); the rest were curl's. */
+  readonly humans: number;
+}
+
+/**
+ * GETs one fresh code exactly `exactRequests` times, 100 at a time, every answer awaited,
+ * every other request as a browser and the rest as curl, so both humans and bots are counted.
+ */
+async function exactClicks(app: RunningApp): Promise<ExactRun> {
   const client = phase();
   try {
     const created = await client.send("POST", `${app.url}/shorten`, '{"url":"https://example.com/exact"}');
     const { code } = JSON.parse(created.body) as { code: string };
     let sent = 0;
     let answered = 0;
+    let humans = 0;
     const worker = async () => {
       while (sent < exactRequests) {
-        sent++;
-        if ((await client.send("GET", `${app.url}/${code}`)).status === 200) answered++;
+        const human = sent++ % 2 === 0;
+        if ((await client.send("GET", `${app.url}/${code}`, undefined, human ? browserHeaders : curlHeaders)).status === 200) {
+          answered++;
+          if (human) humans++;
+        }
       }
     };
     await Promise.all(Array.from({ length: 100 }, worker));
-    return { code, answered };
+    return { code, answered, humans };
   } finally {
     client.end();
   }

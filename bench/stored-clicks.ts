@@ -6,17 +6,22 @@ export interface Where {
   readonly database: string;
 }
 
-/** Stored clicks of one code, or of all codes when `code` is omitted. */
-export async function storedClicks(where: Where, code?: string): Promise<number> {
-  const sql = `SELECT coalesce(sum(clicks), 0)::int AS total FROM urls${code ? " WHERE code = $1" : ""}`;
+/** Runs one query on the database `where` names, on a connection of its own. */
+export async function queryStored<T extends pg.QueryResultRow>(where: Where, sql: string, values: unknown[] = []): Promise<T[]> {
   const url = new URL(where.serverUrl);
   url.pathname = `/${where.database}`;
   const client = new pg.Client({ connectionString: url.href });
   client.on("error", () => {}); // a failure surfaces through the query in flight
   await client.connect();
   try {
-    return (await client.query<{ total: number }>(sql, code ? [code] : [])).rows[0]!.total;
+    return (await client.query<T>(sql, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** Stored clicks of one code, or of all codes when `code` is omitted. */
+export async function storedClicks(where: Where, code?: string): Promise<number> {
+  const sql = `SELECT coalesce(sum(clicks), 0)::int AS total FROM urls${code ? " WHERE code = $1" : ""}`;
+  return (await queryStored<{ total: number }>(where, sql, code ? [code] : []))[0]!.total;
 }

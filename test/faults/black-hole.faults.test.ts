@@ -12,6 +12,7 @@ import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/c
 import { startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { BlackHoleProxy } from "./black-hole.ts";
+import { expectClickAnalytics } from "./click-analytics.ts";
 import { rps, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";
 
@@ -83,12 +84,13 @@ test("the app rides out a network black hole to its database: 200 or 503 within 
   expect(tally.count((kind, at, status) => kind === "shorten" && at === "back" && status === "200")).toBeGreaterThan(0);
 
   const rows = await expectNothingLost(cluster.url, links, tally);
+  await expectClickAnalytics(cluster.url, "url", tally, { exact: true });
 
   summary("network black hole", {
     "load held": `${tally.requests} requests, ${rps(tally.requests, loadMs)} rps, ${clients} clients`,
     "faults survived": `every packet to PostgreSQL dropped for ${holeMs / 1000} s, then delivered late: ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(slowest503(tally))} ms; query timeout ${queryTimeoutMs} ms)`,
     "acknowledged links": links.seeded.length + tally.shortened.length,
-    "answered clicks": tally.totalClicks,
+    "answered clicks": `${tally.totalClicks} (${tally.totalHumanClicks} as browsers)`,
     lost: Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
   });
 }, 150_000);

@@ -1,7 +1,8 @@
 // The database stops for 10 s and comes back while 16 clients look links up, shorten new
 // ones and read stats: the app keeps running, answers 200 or 503 (fast) and nothing else,
 // serves cached links throughout, recovers on its own, and loses nothing it acknowledged:
-// every acknowledged link is stored and every answered click counted, exactly.
+// every acknowledged link is stored and every answered click counted, exactly, in urls.clicks
+// and in each analytics dimension, as a person's or a bot's as sent.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -10,6 +11,7 @@ import { pubsubDatabaseName } from "../../runtime/internal/pubsub/sql-schema.ts"
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
+import { expectClickAnalytics } from "./click-analytics.ts";
 import { rps, send, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { expectExactStats, expectNothingLost, outageLoad, seedOutageLinks, slowest503 } from "./outage-load.ts";
 import { queryDatabase } from "./query.ts";
@@ -98,6 +100,7 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
   // What the databases hold, read with the app stopped (its clean stop wrote what it kept).
   const { url: serverUrl } = await startCluster({ dir: clusterDir });
   const rows = await expectNothingLost(serverUrl, links, tally);
+  await expectClickAnalytics(serverUrl, "url", tally, { exact: true });
 
   // Every stored link's url-shortened event is counted by analytics, waits in the outbox,
   // or waits for delivery: none is lost (one published twice only adds).
@@ -111,7 +114,7 @@ test("the app rides out a 10 s database outage under load: 200 or fast 503 only,
     "load held": `${tally.requests} requests, ${rps(tally.requests, loadMs)} rps, ${clients} clients`,
     "faults survived": `PostgreSQL down ${downMs / 1000} s, ${tally.count((_, __, s) => s === "503")} answers 503 (slowest ${Math.round(slowest503(tally))} ms)`,
     "acknowledged links": links.seeded.length + tally.shortened.length,
-    "answered clicks": tally.totalClicks,
+    "answered clicks": `${tally.totalClicks} (${tally.totalHumanClicks} as browsers)`,
     lost: Math.abs(tally.totalClicks - rows.reduce((n, r) => n + r.clicks, 0)),
   });
 }, 150_000);

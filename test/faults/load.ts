@@ -39,6 +39,29 @@ export async function send(app: RunningApp, route: string, init: RequestInit = {
   }
 }
 
+/**
+ * User-Agents the fault cases click with: browsers, which count as people, and tools and
+ * crawlers, which count as bots, so a case can check both tallies survive a fault.
+ */
+const humanAgents = [
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.6 Mobile/15E148 Safari/604.1",
+  "Mozilla/5.0 (X11; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0",
+];
+const botAgents = ["curl/8.5.0", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"];
+
+/** A click's User-Agent: a browser's two times in three, else a bot's. */
+export function clickAgent(): { userAgent: string; human: boolean } {
+  const human = Math.random() < 2 / 3;
+  return { userAgent: pick(human ? humanAgents : botAgents), human };
+}
+
+/** GET /:code as a browser or a bot (clickAgent); a 200 is one click of that kind. */
+export async function lookUp(app: RunningApp, code: string, limitMs?: number): Promise<Answer & { human: boolean }> {
+  const { userAgent, human } = clickAgent();
+  return { ...(await send(app, `/${code}`, { headers: { "user-agent": userAgent } }, limitMs)), human };
+}
+
 export async function shorten(app: RunningApp, url: string, limitMs?: number): Promise<Answer & { code?: string }> {
   const answer = await send(app, "/shorten", { method: "POST", body: JSON.stringify({ url }) }, limitMs);
   return { ...answer, code: answer.status === 200 ? (JSON.parse(answer.body!) as { code: string }).code : undefined };
@@ -62,6 +85,8 @@ export class Tally {
   readonly counts = new Map<string, number>();
   /** 200 answers to GET /:code, each one click. */
   readonly clicks = new Map<string, number>();
+  /** Those of `clicks` sent with a browser's User-Agent (a person's); the rest were bots'. */
+  readonly humanClicks = new Map<string, number>();
   /** When each click was answered (performance.now()), in order. */
   readonly clickTimes: number[] = [];
   /** Every acknowledged shorten. */
@@ -78,13 +103,18 @@ export class Tally {
     this.slowest.set(slowKey, Math.max(this.slowest.get(slowKey) ?? 0, answer.ms));
   }
 
-  click(code: string): void {
+  click(code: string, human: boolean): void {
     this.clicks.set(code, (this.clicks.get(code) ?? 0) + 1);
+    if (human) this.humanClicks.set(code, (this.humanClicks.get(code) ?? 0) + 1);
     this.clickTimes.push(performance.now());
   }
 
   get totalClicks(): number {
     return this.clickTimes.length;
+  }
+
+  get totalHumanClicks(): number {
+    return [...this.humanClicks.values()].reduce((a, b) => a + b, 0);
   }
 
   count(filter: (kind: string, phase: string, status: string) => boolean): number {

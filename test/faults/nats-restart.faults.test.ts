@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { dropServerDatabases, startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
-import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
+import { lookUp, pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";
 import { queryDatabase } from "./query.ts";
 
@@ -42,9 +42,9 @@ test("NATS down for 6 s under load: shortens acknowledged, and every acknowledge
     const at = phase;
     if (Math.random() < 0.5) {
       const code = pick(codes);
-      const answer = await send(app, `/${code}`);
+      const answer = await lookUp(app, code);
       tally.add("lookup", at, answer);
-      if (answer.status === 200) tally.click(code);
+      if (answer.status === 200) tally.click(code, answer.human);
     } else {
       const url = `https://example.com/nats-load/${serial++}`;
       const answer = await shorten(app, url);

@@ -3,7 +3,7 @@
 // and read stats, and what must hold afterwards.
 import { expect } from "vitest";
 import type { RunningApp } from "../../runtime/test/process.ts";
-import { pick, runClients, seedLinks, send, shorten, type Shortened, type Tally } from "./load.ts";
+import { lookUp as sendLookUp, pick, runClients, seedLinks, send, shorten, type Shortened, type Tally } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 
 export interface OutageLinks {
@@ -38,9 +38,9 @@ export function outageLoad(app: RunningApp, links: OutageLinks, tally: Tally, op
   let serial = 0;
   const lookUp = async (kind: string, code: string) => {
     const at = phase();
-    const answer = await send(app, `/${code}`, {}, requestLimitMs);
+    const answer = await sendLookUp(app, code, requestLimitMs);
     tally.add(kind, at, answer);
-    if (answer.status === 200) tally.click(code);
+    if (answer.status === 200) tally.click(code, answer.human);
   };
   return runClients(options.clients, async () => {
     const roll = Math.random();

@@ -2,7 +2,8 @@
 // SIGKILL, or a SIGTERM that runs past its deadline because the database stays down.
 // The answered clicks the app could not write are in its click journal on disk; the next
 // start, with the database back, stores them. SIGTERM: every answered click stored,
-// exactly. SIGKILL: none stored twice, and at most the clicks of one flush interval lost.
+// exactly, analytics included. SIGKILL: none stored twice, at most the clicks of one flush
+// interval lost, and each analytics dimension sums to a link's stored clicks.
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -10,7 +11,8 @@ import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
 import { startApp, type RunningApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
-import { pick, rps, runClients, seedLinks, send, shortenLimitsOff, summary, Tally } from "./load.ts";
+import { expectClickAnalytics } from "./click-analytics.ts";
+import { lookUp, pick, rps, runClients, seedLinks, send, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 
 const dataDirs: string[] = [];
@@ -37,6 +39,8 @@ interface Outcome {
   replayOutput: string;
   stored: Map<string, number>;
   journalsLeft: string[];
+  /** The case's embedded cluster, stopped or not: startCluster gives its address. */
+  clusterDir: string;
 }
 
 async function dieDuringOutage(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> {
@@ -61,9 +65,9 @@ async function dieDuringOutage(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> 
   const load = runClients(clients, async () => {
     const at = phase;
     const code = pick(codes);
-    const answer = await send(app, `/${code}`);
+    const answer = await lookUp(app, code);
     tally.add("cached lookup", at, answer);
-    if (answer.status === 200) tally.click(code);
+    if (answer.status === 200) tally.click(code, answer.human);
     if (phase === "stopped") await sleep(20); // refused once the app is gone: no need to spin
   });
   await sleep(2000);
@@ -92,6 +96,7 @@ async function dieDuringOutage(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> 
     replayOutput: next.output(),
     stored: new Map(rows.filter((r) => r.clicks > 0).map((r) => [r.code, r.clicks])),
     journalsLeft: readdirSync(path.join(dataDir, "click-journal")).filter((f) => f.endsWith(".journal")),
+    clusterDir,
   };
 }
 
@@ -121,11 +126,12 @@ test("SIGTERM past its deadline during a database outage: every answered click i
   expect(outcome.stoppedOutput).not.toMatch(/clicks lost/);
   expect(Object.fromEntries(stored)).toEqual(Object.fromEntries(tally.clicks));
   expect(outcome.journalsLeft).toEqual([]);
+  await expectClickAnalytics((await startCluster({ dir: outcome.clusterDir })).url, "url", tally, { exact: true });
 
   summary("SIGTERM past its deadline during an outage", {
     "load held": held(outcome),
     "faults survived": `PostgreSQL stopped, ${downBeforeSignalMs / 1000} s later SIGTERM (exit code ${outcome.exitCode} after the 8 s retries), the next start with PostgreSQL back`,
-    "answered clicks": tally.totalClicks,
+    "answered clicks": `${tally.totalClicks} (${tally.totalHumanClicks} as browsers)`,
     "answered while down": tally.count((_, at, status) => at === "down" && status === "200"),
     lost: Math.abs(tally.totalClicks - total(stored)),
   });
@@ -147,6 +153,7 @@ test("SIGKILL during a database outage: the next start stores the journal; nothi
   expect(lost).toBeGreaterThanOrEqual(0);
   expect(lost).toBeLessThanOrEqual(inLastWindow);
   expect(outcome.journalsLeft).toEqual([]);
+  await expectClickAnalytics((await startCluster({ dir: outcome.clusterDir })).url, "url", tally, { exact: false });
 
   summary("SIGKILL during an outage", {
     "load held": held(outcome),

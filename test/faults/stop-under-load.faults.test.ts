@@ -1,13 +1,16 @@
 // The app stopped while 16 clients click and shorten. SIGTERM: a clean stop, so every
-// answered click and every acknowledged link is stored, exactly. SIGKILL: no goodbye, so
+// answered click and every acknowledged link is stored, exactly, and counted once in each
+// analytics dimension as a person's or a bot's, as sent. SIGKILL: no goodbye, so
 // acknowledged links are stored (each committed before its answer) and the clicks lost are
-// at most those the click counter held: about one flush interval's worth, measured here.
+// at most those the click counter held: about one flush interval's worth, measured here;
+// each analytics dimension still sums to a link's stored clicks.
 import { rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { dropServerDatabases, startApp } from "../../runtime/test/process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
-import { pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally, type Shortened } from "./load.ts";
+import { expectClickAnalytics } from "./click-analytics.ts";
+import { lookUp, pick, rps, runClients, seedLinks, shorten, shortenLimitsOff, summary, Tally, type Shortened } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 
 const basePrefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}stopload_`;
@@ -35,6 +38,8 @@ interface Outcome {
   /** performance.now() when the signal was sent. */
   signalledAt: number;
   stored: { code: string; original_url: string; clicks: number }[];
+  /** The url database, on DATABASE_URL's server. */
+  urlDatabase: string;
 }
 
 async function stopUnderLoad(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> {
@@ -52,9 +57,9 @@ async function stopUnderLoad(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> {
     const at = phase;
     if (Math.random() < 0.8) {
       const code = pick(codes);
-      const answer = await send(app, `/${code}`);
+      const answer = await lookUp(app, code);
       tally.add("lookup", at, answer);
-      if (answer.status === 200) tally.click(code);
+      if (answer.status === 200) tally.click(code, answer.human);
     } else {
       const url = `https://example.com/stop-load/${signal}/${serial++}`;
       const answer = await shorten(app, url);
@@ -78,7 +83,7 @@ async function stopUnderLoad(signal: "SIGTERM" | "SIGKILL"): Promise<Outcome> {
     `${prefix}url`,
     "SELECT code, original_url, clicks FROM urls",
   );
-  return { tally, seeded, exitCode, loadMs, signalledAt, stored };
+  return { tally, seeded, exitCode, loadMs, signalledAt, stored, urlDatabase: `${prefix}url` };
 }
 
 function lostLinks({ seeded, tally, stored }: Outcome): Shortened[] {
@@ -97,12 +102,13 @@ test("SIGTERM under load: zero answered clicks lost, zero acknowledged links los
   expect(tally.count((_, at, status) => at === "up" && status !== "200")).toBe(0);
   expect(lostLinks(outcome)).toEqual([]);
   expect(storedClicks(stored)).toEqual(Object.fromEntries(tally.clicks));
+  await expectClickAnalytics(process.env.DATABASE_URL!, outcome.urlDatabase, tally, { exact: true });
 
   const up = tally.count((_, at) => at === "up");
   summary("SIGTERM under load", {
     "load held": `${up} requests, ${rps(up, outcome.loadMs)} rps, ${clients} clients`,
     "faults survived": `SIGTERM mid-load, exit code ${exitCode}`,
-    "answered clicks": tally.totalClicks,
+    "answered clicks": `${tally.totalClicks} (${tally.totalHumanClicks} as browsers)`,
     "acknowledged links": outcome.seeded.length + tally.shortened.length,
     lost: lostLinks(outcome).length + Math.abs(tally.totalClicks - stored.reduce((n, r) => n + r.clicks, 0)),
   });
@@ -125,6 +131,7 @@ test("SIGKILL under load: zero acknowledged links lost, clicks lost at most one 
   const inLastWindow = tally.clickTimes.filter((t) => t >= windowStart).length;
   const perInterval = Math.round((tally.totalClicks * flushIntervalMs) / outcome.loadMs);
   expect(lostClicks).toBeLessThanOrEqual(inLastWindow);
+  await expectClickAnalytics(process.env.DATABASE_URL!, outcome.urlDatabase, tally, { exact: false });
 
   summary("SIGKILL under load", {
     "load held": `${tally.count((_, at) => at === "up")} requests, ${rps(tally.count((_, at) => at === "up"), outcome.loadMs)} rps, ${clients} clients`,
