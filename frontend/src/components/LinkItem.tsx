@@ -6,6 +6,7 @@ import { href } from "../router";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
+import { Sparkline } from "./Sparkline";
 
 const statusText: Record<url.LinkStatus, string> = {
   active: "Active",
@@ -35,6 +36,7 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onCha
       <span class="link-head">
         <a href={link.shortUrl}>{link.shortUrl}</a>
         <span class={`status status-${link.status}`}>{statusText[link.status]}</span>
+        <Sparkline counts={link.recentClicks} />
       </span>
       {link.title && <span class="link-title">{link.title}</span>}
       <span class="original">{link.originalUrl}</span>
