@@ -5,6 +5,7 @@ import { clickCounter } from "./click-counting/instance";
 import { decodeCursor, encodeCursor, type LinkSort } from "./links/cursor";
 import { listLinkRows, type LinkStatusFilter } from "./links/link-reads";
 import { linkView, toLink, type Link } from "./links/link-rows";
+import { recentClicks } from "./link-analytics/recent";
 
 export interface ListLinksRequest {
   /** Only links whose code, URL or title contains this text, in any case. */
@@ -21,8 +22,18 @@ export interface ListLinksRequest {
   cursor?: Query<string>;
 }
 
+/** A link as listed: with its recent clicks, for a sparkline. */
+export interface ListedLink extends Link {
+  /**
+   * Clicks (humans and bots) per 24-hour window over the last 14 days, oldest first, the
+   * last window ending with the current hour. From stored clicks: the last flush
+   * interval's clicks show a moment later.
+   */
+  recentClicks: number[];
+}
+
 export interface ListLinksResponse {
-  links: Link[];
+  links: ListedLink[];
   /** Present when there are more: pass it as `cursor` for the next page. */
   nextCursor?: string;
 }
@@ -39,13 +50,16 @@ export const listLinks = api(
     const view = linkView();
     const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now) };
     // Exact like stats (ClickCounter.consistentRead): no await between the SELECT and pending().
-    return clickCounter.consistentRead(async () => {
+    const { links, nextCursor } = await clickCounter.consistentRead(async () => {
       const rows = await listLinkRows(user.userID, search);
       const page = rows.slice(0, limit);
       const links = page.map((row) => toLink(row, clickCounter.pending(row.code), view));
-      if (rows.length <= limit) return { links };
+      if (rows.length <= limit) return { links, nextCursor: undefined };
       const last = page.at(-1)!;
       return { links, nextCursor: encodeCursor(sort, { id: last.id, clicks: last.clicks }) };
     });
+    const recent = await recentClicks(links.map((l) => l.code));
+    const listed = links.map((link) => ({ ...link, recentClicks: recent.get(link.code)! }));
+    return nextCursor === undefined ? { links: listed } : { links: listed, nextCursor };
   },
 );

@@ -2,6 +2,8 @@ import { api } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { urlCache, type CachedLink } from "./link-cache/cache";
 import { clickCounter } from "./click-counting/instance";
+import { describeClick } from "./click-analytics/describe";
+import { urlConfig } from "./config/url-config";
 import { isWellFormedCode } from "./shortening/codes";
 import { linkOf } from "./link-cache/lookup";
 import { answerGuarded } from "./link-answers/guarded";
@@ -44,7 +46,7 @@ export const resolve = api.raw(
 
 function answer(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink): void | Promise<void> {
   if (link.rules !== undefined) return answerGuarded(req, res, code, link, link.rules);
-  const written = req.method === "GET" ? clickCounter.record(code) : undefined;
+  const written = req.method === "GET" ? clickCounter.record(code, describeClick(req, urlConfig.trustProxy)) : undefined;
   if (written) return written.then(() => sendLink(req, res, link));
   sendLink(req, res, link);
 }

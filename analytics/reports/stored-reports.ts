@@ -12,6 +12,11 @@ export interface ReportedCode {
   clicks: number;
 }
 
+export interface ReportedReferrer {
+  value: string;
+  humans: number;
+}
+
 export interface DailyReport {
   /** The UTC day reported on, YYYY-MM-DD. */
   date: string;
@@ -24,6 +29,10 @@ export interface DailyReport {
   totalClicks: number;
   /** The most-clicked codes when the report was generated, most first (at most 10). */
   topCodes: ReportedCode[];
+  /** That day's clicks by people (bots' clicks left out), on every link. */
+  humanClicks: number;
+  /** That day's referrers of most human clicks, most first (at most 5): a host, or "direct". */
+  topReferrers: ReportedReferrer[];
   generatedAt: Date;
 }
 
@@ -36,21 +45,25 @@ export async function generateReport(date: string): Promise<DailyReport> {
   parseDay(date, "date");
   const stats = await db.queryRow<{ urls_created: number }>`
     SELECT urls_created FROM daily_stats WHERE date = ${date}::date`;
-  const { totalClicks, top } = await url.topCodes({ limit: topCount });
+  const [{ totalClicks, top }, day] = await Promise.all([url.topCodes({ limit: topCount }), url.dayClicks({ date })]);
+  const topReferrers: ReportedReferrer[] = day.topReferrers.map(({ value, humans }) => ({ value, humans }));
   const topCodes: ReportedCode[] = top.map(({ code, originalUrl, clicks }) => ({ code, originalUrl, clicks }));
   const row = await db.queryRow<ReportRow>`
-    INSERT INTO daily_reports (date, urls_created, total_clicks, top_codes, generated_at)
-    VALUES (${date}::date, ${stats?.urls_created ?? 0}, ${totalClicks}, ${JSON.stringify(topCodes)}::jsonb, now())
+    INSERT INTO daily_reports (date, urls_created, total_clicks, top_codes, human_clicks, top_referrers, generated_at)
+    VALUES (${date}::date, ${stats?.urls_created ?? 0}, ${totalClicks}, ${JSON.stringify(topCodes)}::jsonb,
+            ${day.humanClicks}, ${JSON.stringify(topReferrers)}::jsonb, now())
     ON CONFLICT (date) DO UPDATE SET
       urls_created = EXCLUDED.urls_created,
       total_clicks = EXCLUDED.total_clicks,
       top_codes = EXCLUDED.top_codes,
+      human_clicks = EXCLUDED.human_clicks,
+      top_referrers = EXCLUDED.top_referrers,
       generated_at = EXCLUDED.generated_at
-    RETURNING to_char(date, 'YYYY-MM-DD') AS date, urls_created, total_clicks, top_codes, generated_at`;
+    RETURNING to_char(date, 'YYYY-MM-DD') AS date, urls_created, total_clicks, top_codes, human_clicks, top_referrers, generated_at`;
   const report = reportOf(row!);
   const first = report.topCodes[0];
   log.info(
-    `daily report ${date}: ${report.urlsCreated} urls created, ${report.totalClicks} total clicks, ` +
+    `daily report ${date}: ${report.urlsCreated} urls created, ${report.humanClicks} clicks by people, ${report.totalClicks} total clicks, ` +
       `top ${first ? `${first.code} (${first.clicks})` : "none"}`,
   );
   return report;
@@ -59,7 +72,7 @@ export async function generateReport(date: string): Promise<DailyReport> {
 /** The stored report for `date` (YYYY-MM-DD), if one was generated. */
 export async function findReport(date: string): Promise<DailyReport | undefined> {
   const row = await db.queryRow<ReportRow>`
-    SELECT to_char(date, 'YYYY-MM-DD') AS date, urls_created, total_clicks, top_codes, generated_at
+    SELECT to_char(date, 'YYYY-MM-DD') AS date, urls_created, total_clicks, top_codes, human_clicks, top_referrers, generated_at
     FROM daily_reports WHERE date = ${date}::date`;
   return row ? reportOf(row) : undefined;
 }
@@ -69,6 +82,8 @@ interface ReportRow {
   urls_created: number;
   total_clicks: number;
   top_codes: ReportedCode[];
+  human_clicks: number;
+  top_referrers: ReportedReferrer[];
   generated_at: Date;
 }
 
@@ -78,6 +93,8 @@ function reportOf(row: ReportRow): DailyReport {
     urlsCreated: row.urls_created,
     totalClicks: row.total_clicks,
     topCodes: row.top_codes,
+    humanClicks: Number(row.human_clicks),
+    topReferrers: row.top_referrers,
     generatedAt: row.generated_at,
   };
 }

@@ -1,7 +1,39 @@
 // What the click counter, its journal and its writer pass between them.
 
-/** Clicks per code. */
+/**
+ * Clicks per click key: a code, then a tab and the click's details when it has any
+ * (what the link's analytics record of it, url/click-analytics/dimensions.ts). Clicks of
+ * one code with the same details share a key, so a batch's size grows with the codes
+ * and details seen, not with the clicks.
+ */
 export type Counts = Map<string, number>;
+
+/** The key clicks of `code` with `details` are counted under. */
+export function clickKey(code: string, details: string | undefined): string {
+  return details === undefined ? code : `${code}\t${details}`;
+}
+
+/** The code a click key counts clicks of. */
+export function codeOfKey(key: string): string {
+  const tab = key.indexOf("\t");
+  return tab < 0 ? key : key.slice(0, tab);
+}
+
+/** The details part of a click key; undefined for a bare code. */
+export function detailsOfKey(key: string): string | undefined {
+  const tab = key.indexOf("\t");
+  return tab < 0 ? undefined : key.slice(tab + 1);
+}
+
+/** Clicks per code, summed over their details. */
+export function clicksPerCode(counts: ReadonlyMap<string, number>): Counts {
+  const perCode: Counts = new Map();
+  for (const [key, n] of counts) {
+    const code = codeOfKey(key);
+    perCode.set(code, (perCode.get(code) ?? 0) + n);
+  }
+  return perCode;
+}
 
 /**
  * A batch of clicks whose write went to the database and whose commit went
@@ -15,7 +47,7 @@ export interface Doubtful {
 
 /** What a write stored. */
 export interface Written {
-  /** The clicks added now (a doubtful batch the database already held is left out). */
+  /** The clicks added now, per click key (a doubtful batch the database already held is left out). */
   readonly applied: ReadonlyMap<string, number>;
   /** The codes of `applied` whose row exists; the others' links were deleted. */
   readonly found: ReadonlySet<string>;

@@ -1,5 +1,5 @@
 import log from "encore.dev/log";
-import { addCounts, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { addCounts, clickKey, clicksPerCode, codeOfKey, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
 
@@ -27,6 +27,8 @@ interface InFlight {
   readonly seq: number;
   readonly fresh: Counts;
   readonly kept: Counts;
+  /** The codes it holds clicks of. */
+  readonly codes: ReadonlySet<string>;
   /** A rewrite of the journal put the fresh part there too, under `seq`. */
   freshKept: boolean;
 }
@@ -64,8 +66,12 @@ export class ClickCounter {
   /** Clicks known not stored whose write failed, each in the journal when it opened. */
   #kept: Counts = new Map();
   #keptTotal = 0;
+  /** Clicks per code in #fresh and #kept (their keys carry details too): what `pending` answers. */
+  #pendingByCode: Counts = new Map();
   /** Batches whose commit went unanswered, oldest first. */
   #doubtful: Doubtful[] = [];
+  /** The codes #doubtful holds clicks of. */
+  #doubtfulCodes = new Set<string>();
   /** The batch being written, while a write runs. */
   #inFlight: InFlight | undefined;
   /** The number the next batch gets; a journal record carries the number of the batch its clicks go into. */
@@ -113,12 +119,16 @@ export class ClickCounter {
   }
 
   /**
-   * Counts one click. Returns a promise only when the click is written before
-   * answering; it never rejects: a click that cannot be written is kept for a retry.
+   * Counts one click of `code`, with what its link's analytics record of it
+   * (`details`, url/click-analytics/describe.ts; none: unknown). Returns a promise only
+   * when the click is written before answering; it never rejects: a click that cannot
+   * be written is kept for a retry.
    */
-  record(code: string): Promise<void> | undefined {
-    this.#fresh.set(code, (this.#fresh.get(code) ?? 0) + 1);
+  record(code: string, details?: string): Promise<void> | undefined {
+    const key = clickKey(code, details);
+    this.#fresh.set(key, (this.#fresh.get(key) ?? 0) + 1);
     this.#freshTotal++;
+    this.#pendingByCode.set(code, (this.#pendingByCode.get(code) ?? 0) + 1);
     if (!this.#synchronous) {
       this.schedule(this.intervalMs);
       return undefined;
@@ -133,7 +143,7 @@ export class ClickCounter {
    * written, so add it to stored counts only inside `consistentRead`.
    */
   pending(code: string): number {
-    return (this.#fresh.get(code) ?? 0) + (this.#kept.get(code) ?? 0);
+    return this.#pendingByCode.get(code) ?? 0;
   }
 
   /**
@@ -141,13 +151,7 @@ export class ClickCounter {
    * a batch whose commit went unanswered. The cleanup job spares such codes.
    */
   hasPending(code: string): boolean {
-    return (
-      this.#fresh.has(code) ||
-      this.#kept.has(code) ||
-      this.#inFlight?.fresh.has(code) === true ||
-      this.#inFlight?.kept.has(code) === true ||
-      this.#doubtful.some((d) => d.counts.has(code))
-    );
+    return this.#pendingByCode.has(code) || this.#inFlight?.codes.has(code) === true || this.#doubtfulCodes.has(code);
   }
 
   /**
@@ -208,9 +212,11 @@ export class ClickCounter {
     await this.#reads.writeMayStart();
     if (!this.hasUnwritten()) return;
     if (this.journal?.open) await this.keepFresh(); // a database in trouble: on disk before each try
-    const batch: InFlight = { seq: this.#seq++, fresh: this.#fresh, kept: this.#kept, freshKept: false };
+    const codes = new Set(this.#pendingByCode.keys());
+    const batch: InFlight = { seq: this.#seq++, fresh: this.#fresh, kept: this.#kept, codes, freshKept: false };
     this.#fresh = new Map();
     this.#kept = new Map();
+    this.#pendingByCode = new Map();
     this.#freshTotal = this.#keptTotal = 0;
     this.#reads.writeStarted();
     this.#inFlight = batch;
@@ -220,11 +226,18 @@ export class ClickCounter {
       const counts = sumCounts(batch.fresh, batch.kept);
       const written = await this.write(counts, batch.seq, this.#doubtful);
       this.#doubtful = [];
+      this.#doubtfulCodes.clear();
       this.countMissing(written.applied, written.found);
     } catch (err) {
       failure = err;
-      if (err instanceof CommitUnknown) this.#doubtful.push({ seq: batch.seq, counts: sumCounts(batch.fresh, batch.kept) });
-      else this.#keptTotal += addCounts(this.#kept, sumCounts(batch.kept, batch.fresh));
+      if (err instanceof CommitUnknown) {
+        this.#doubtful.push({ seq: batch.seq, counts: sumCounts(batch.fresh, batch.kept) });
+        for (const code of batch.codes) this.#doubtfulCodes.add(code);
+      } else {
+        const back = sumCounts(batch.kept, batch.fresh);
+        this.#keptTotal += addCounts(this.#kept, back);
+        addCounts(this.#pendingByCode, clicksPerCode(back));
+      }
     } finally {
       this.#inFlight = undefined;
       this.#reads.writeEnded();
@@ -282,14 +295,15 @@ export class ClickCounter {
 
   /** Counts as lost the clicks of codes the write found no row for. */
   private countMissing(applied: ReadonlyMap<string, number>, found: ReadonlySet<string>): void {
-    if (found.size === applied.size) return;
     let clicks = 0;
-    let codes = 0;
-    for (const [code, n] of applied) {
+    const missing = new Set<string>();
+    for (const [key, n] of applied) {
+      const code = codeOfKey(key);
       if (found.has(code)) continue;
       clicks += n;
-      codes++;
+      missing.add(code);
     }
+    const codes = missing.size;
     this.lose(clicks, `${clicks} clicks lost: their links were deleted before the clicks were written`, { codes });
   }
 
@@ -342,7 +356,9 @@ export class ClickCounter {
     }
     this.#fresh = new Map();
     this.#kept = new Map();
+    this.#pendingByCode = new Map();
     this.#doubtful = [];
+    this.#doubtfulCodes.clear();
     this.#freshTotal = this.#keptTotal = 0;
     this.lose(unwritten, `${unwritten} clicks lost: the database could not be written before the stop deadline`, {});
   }

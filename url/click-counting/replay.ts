@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import log from "encore.dev/log";
+import { codeOfKey } from "./batches";
 import { journalsIn, readJournal, type JournalFile } from "./journal";
 import { isRunning } from "./owner";
 import { replayBatches } from "./store";
@@ -64,8 +65,8 @@ async function replayOne(journal: JournalFile, options: ReplayOptions): Promise<
   await rm(journal.path, { force: true });
   let stored = 0;
   let lost = 0;
-  for (const [code, n] of result.applied) {
-    if (result.found.has(code)) stored += n;
+  for (const [key, n] of result.applied) {
+    if (result.found.has(codeOfKey(key))) stored += n;
     else lost += n;
   }
   log.info(`stored ${stored} clicks from the journal of a process that stopped during a database outage`, { path: journal.path, writer });

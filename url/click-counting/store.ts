@@ -1,6 +1,7 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
 import { db } from "../db";
-import { CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { addClickAnalytics } from "../click-analytics/store";
+import { clicksPerCode, CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "./batches";
 
 /** Batches below this many codes are planned as index lookups without help. */
 const smallBatch = 100;
@@ -31,7 +32,8 @@ export function writeLimits(timeoutMs: number) {
  * 1. take the writer's row (created if new) and with it the number of its last
  *    batch stored (`seq`); the lock makes a write wait for an earlier one of the
  *    same writer still on the server (a commit that went unanswered);
- * 2. add the counts, plus each doubtful batch the database does not hold yet;
+ * 2. add the counts, plus each doubtful batch the database does not hold yet, to
+ *    the links' clicks and to their analytics rows (click-analytics/store.ts);
  * 3. record this batch's number, and commit.
  *
  * Nothing is committed unless the commit is sent, so a write that fails or times
@@ -103,9 +105,16 @@ async function setLimits(tx: Transaction, limits: ReturnType<typeof writeLimits>
            set_config('idle_in_transaction_session_timeout', ${`${limits.idle_in_transaction_session_timeout}ms`}, true)`;
 }
 
-/** Adds the counts to their rows; returns the codes whose row exists. */
-async function addClicks(tx: Transaction, counts: ReadonlyMap<string, number>): Promise<Set<string>> {
-  if (counts.size === 0) return new Set();
+/** Adds the clicks (per click key) to their links and the links' analytics; returns the codes whose row exists. */
+async function addClicks(tx: Transaction, clicks: ReadonlyMap<string, number>): Promise<Set<string>> {
+  if (clicks.size === 0) return new Set();
+  const found = await addToLinks(tx, clicksPerCode(clicks));
+  await addClickAnalytics(tx, clicks, found);
+  return found;
+}
+
+/** Adds the counts (per code) to their rows; returns the codes whose row exists. */
+async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>): Promise<Set<string>> {
   // Rows in code order: two instances writing overlapping batches then lock them
   // in the same order and cannot deadlock.
   const codes = [...counts.keys()].sort();

@@ -9,10 +9,15 @@ import { addressKey } from "../../limits/address";
  * or when there is none, the connection's peer. Never an entry the client chose.
  */
 export function clientAddressKey(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  return addressKey(clientAddress(req, trustProxy));
+}
+
+/** The client's address as written, by the same rule (the country of a click is looked up from it). */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
   if (trustProxy) {
     const given = req.headers["x-forwarded-for"];
     const last = typeof given === "string" ? given.slice(given.lastIndexOf(",") + 1).trim() : "";
-    if (last !== "") return addressKey(last);
+    if (last !== "") return last;
   }
-  return addressKey(req.socket.remoteAddress);
+  return req.socket.remoteAddress;
 }

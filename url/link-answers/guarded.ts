@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { LinkPasswordLimits } from "../../limits/link-passwords";
 import { passwords } from "../../users/passwords/passwords";
+import { addBudgetedClick } from "../click-analytics/store";
+import { describeClick } from "../click-analytics/describe";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
-import { db } from "../db";
 import type { CachedLink, LinkRules, Unavailable } from "../link-cache/cache";
 import { maxPasswordLength } from "../links/options";
 import { clientAddressKey } from "./client-address";
@@ -30,7 +31,7 @@ export function answerGuarded(req: IncomingMessage, res: ServerResponse, code: s
   if (unavailable !== undefined) return sendUnavailable(req, res, unavailable);
   if (rules.passwordHash !== null) return answerLocked(req, res, code, link, rules, rules.passwordHash);
   if (req.method !== "GET") return sendLink(req, res, link); // HEAD counts nothing
-  return afterClick(countClick(code, rules), req, res, link);
+  return afterClick(countClick(req, code, rules), req, res, link);
 }
 
 const needsPassword = prepare("this link needs a password: send it in the X-Link-Password header");
@@ -54,7 +55,7 @@ function answerLocked(req: IncomingMessage, res: ServerResponse, code: string, l
   if (given === undefined) return sendNeedsPassword(req, res, null);
   // Node reads header bytes as Latin-1; a client sends a password's UTF-8 bytes.
   return passwordIsRight(req, code, hash, Buffer.from(given, "latin1").toString("utf8")).then((right) =>
-    right ? afterClick(countClick(code, rules), req, res, link) : sendNeedsPassword(req, res, "wrong"),
+    right ? afterClick(countClick(req, code, rules), req, res, link) : sendNeedsPassword(req, res, "wrong"),
   );
 }
 
@@ -87,31 +88,31 @@ export async function passwordIsRight(req: IncomingMessage, code: string, hash: 
   return right;
 }
 
-/** Counts a click of a link with `rules` (undefined: plain); resolves false, counting nothing, when its click budget is spent. */
-export function countClick(code: string, rules: LinkRules | undefined): boolean | Promise<boolean> {
+/**
+ * Counts the click `req` makes on a link with `rules` (undefined: plain); resolves false,
+ * counting nothing, when its click budget is spent.
+ */
+export function countClick(req: IncomingMessage, code: string, rules: LinkRules | undefined): boolean | Promise<boolean> {
+  const details = describeClick(req, urlConfig.trustProxy);
   if (rules !== undefined && rules.maxClicks !== null) {
-    return clickWithinBudget(code).then((counted) => {
+    return addBudgetedClick(code, details).then((counted) => {
       if (!counted) rules.exhausted = true; // later requests answer from the cache (see LinkRules)
       return counted;
     });
   }
-  const written = clickCounter.record(code);
+  const written = clickCounter.record(code, details);
   return written === undefined ? true : written.then(() => true);
 }
 
-/**
+/*
  * A link with a click budget counts each click in the database before answering, not in
  * the batched counter (click-counting/): that counter keeps clicks in each instance's
  * memory and writes them later, so no instance knows the others' count, and n instances
  * could let up to n times the budget through. One conditional UPDATE is atomic across
  * every instance: the click that would pass max_clicks finds no row, and is refused.
- * It costs a round trip and a row lock per click, only for these links.
+ * It costs a round trip and a row lock per click, only for these links
+ * (click-analytics/store.ts addBudgetedClick, which adds the click's analytics with it).
  */
-async function clickWithinBudget(code: string): Promise<boolean> {
-  const row = await db.queryRow`
-    UPDATE urls SET clicks = clicks + 1 WHERE code = ${code} AND (max_clicks IS NULL OR clicks < max_clicks) RETURNING 1 AS counted`;
-  return row !== null;
-}
 
 function afterClick(counted: boolean | Promise<boolean>, req: IncomingMessage, res: ServerResponse, link: CachedLink): void | Promise<void> {
   if (counted === true) return sendLink(req, res, link);

@@ -44,7 +44,7 @@ export async function answerPasswordForm(req: IncomingMessage, res: ServerRespon
   } else {
     res.setHeader("connection", "close"); // no password to read
   }
-  if (!(await countClick(code, rules))) return sendUnavailable(req, res, exhaustedAnswer);
+  if (!(await countClick(req, code, rules))) return sendUnavailable(req, res, exhaustedAnswer);
   // See other: the browser follows with a GET of the target, never re-posting the form.
   res.writeHead(303, { location: link.url, "cache-control": "private, no-store" });
   res.end();

@@ -1,0 +1,70 @@
+import { api, APIError } from "encore.dev/api";
+import { getAuthData } from "~encore/auth";
+import { db } from "./db";
+import { linkRow } from "./links/link-reads";
+import { readableAnalytics } from "./link-analytics/access";
+import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
+import { analyticsRange } from "./link-analytics/range";
+import { isWellFormedCode } from "./shortening/codes";
+
+// Click analytics: when a link's clicks came, from where, on what, and which were bots'
+// (what a click records: click-analytics/; how it is stored: url migration 10).
+
+interface RangeRequest {
+  /** Start of the range: an ISO 8601 date (midnight UTC) or date-time with a zone. Default: 30 days before `to`. */
+  from?: string;
+  /** End of the range (excluded), as `from`. Default: now. */
+  to?: string;
+  /** Bucket size of the series: "day" (the default) or "hour" (ranges of up to 31 days, within the last 31 days). */
+  interval?: "hour" | "day";
+  /** The IANA time zone whose days the series counts (default UTC). */
+  tz?: string;
+}
+
+export interface LinkAnalyticsRequest extends RangeRequest {
+  code: string;
+}
+
+interface RangeAnswer {
+  from: string;
+  to: string;
+  interval: "hour" | "day";
+  tz: string;
+}
+
+export interface LinkAnalyticsResponse extends RangeAnswer, ClickAnalytics {
+  code: string;
+}
+
+export type MyClicksResponse = RangeAnswer & ClickAnalytics;
+
+/**
+ * One link's click analytics over a range: totals, the series, and the top referrers,
+ * countries, browsers, OS and devices, humans and bots apart. An anonymous link's are
+ * public (as its stats are); an owned link's are its owner's. Counts are what is stored:
+ * clicks answered in the last flush interval (100 ms by default) show a moment later.
+ * Read-only.
+ */
+export const linkAnalytics = api(
+  { expose: true, method: "GET", path: "/:code/analytics" },
+  async ({ code, ...params }: LinkAnalyticsRequest): Promise<LinkAnalyticsResponse> => {
+    if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
+    const range = await analyticsRange(params);
+    readableAnalytics(await linkRow(code), getAuthData()?.userID);
+    return { code, ...answerOf(range), ...(await clickAnalytics([code], range)) };
+  },
+);
+
+/** The caller's click analytics across all their links (deleted ones included: their clicks happened). Read-only. */
+export const myClicks = api(
+  { expose: true, auth: true, method: "GET", path: "/me/clicks" },
+  async (params: RangeRequest): Promise<MyClicksResponse> => {
+    const range = await analyticsRange(params);
+    const rows = await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
+    return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };
+  },
+);
+
+function answerOf(range: Awaited<ReturnType<typeof analyticsRange>>): RangeAnswer {
+  return { from: range.from.toISOString(), to: range.to.toISOString(), interval: range.interval, tz: range.tz };
+}
