@@ -21,6 +21,7 @@ beforeAll(async () => {
 
 afterAll(() => bed?.close(), 60_000);
 
+const html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const hackerNews = "https://news.ycombinator.com/item?id=41234567";
 // Google's public resolver: in the United States in every IP-to-country database.
@@ -56,10 +57,10 @@ async function signInAs(who: Account | null): Promise<void> {
   await page.reload();
 }
 
-/** One click on the short link, as a client sending these headers; a redirect is what counts it. */
+/** One click on the short link, as a client sending these headers: a browser asking for HTML is redirected, curl gets JSON. */
 async function click(code: string, headers: Record<string, string>): Promise<void> {
   const res = await fetch(`${app.url}/${code}`, { headers, redirect: "manual" });
-  expect(res.status).toBe(302);
+  expect(res.status).toBe(headers.accept?.includes("text/html") ? 302 : 200);
 }
 
 interface Analytics {
@@ -95,9 +96,9 @@ describe("a link's click analytics in the browser", () => {
     expect(made.status).toBe(200);
     ({ code } = (await made.json()) as { code: string });
 
-    await click(code, { "user-agent": chrome, referer: hackerNews, "x-forwarded-for": usAddress });
-    await click(code, { "user-agent": chrome, referer: hackerNews, "x-forwarded-for": usAddress });
-    await click(code, { "user-agent": "curl/8.5.0" });
+    await click(code, { "user-agent": chrome, accept: html, referer: hackerNews, "x-forwarded-for": usAddress });
+    await click(code, { "user-agent": chrome, accept: html, referer: hackerNews, "x-forwarded-for": usAddress });
+    await click(code, { "user-agent": "curl/8.5.0", accept: "*/*" });
 
     // Clicks are written in batches: the API is asked until all three are stored, so the page is read once.
     await expect
@@ -165,25 +166,30 @@ describe("a link's click analytics in the browser", () => {
     expect(dayOf24h.query.get("interval")).toBe("day");
     expect(rangeMs(dayOf24h.query)).toBeGreaterThanOrEqual(24 * 3600_000);
     expect(rangeMs(dayOf24h.query)).toBeLessThan(25 * 3600_000);
-    expect(dayOf24h.buckets).toBeLessThanOrEqual(2); // today, and yesterday unless it is midnight
+    expect(dayOf24h.buckets).toBeLessThanOrEqual(3); // yesterday and today (and tomorrow, should midnight pass meanwhile)
 
     const hours = await press("Bars per", "Hour");
     expect(hours.query.get("interval")).toBe("hour");
-    expect([24, 25]).toContain(hours.buckets); // the hour holding `from` to the one holding now
+    // The hour holding `from` to the one holding the server's now: 26 when an hour turns between the two clocks' readings.
+    expect(hours.buckets).toBeGreaterThanOrEqual(24);
+    expect(hours.buckets).toBeLessThanOrEqual(26);
     expect(await total("All").textContent()).toBe("3");
     await screenshot(page, "stats-analytics-hours");
 
     const weekHours = await press("Range", "7 days");
     expect(weekHours.query.get("interval")).toBe("hour");
-    expect([168, 169]).toContain(weekHours.buckets);
+    expect(weekHours.buckets).toBeGreaterThanOrEqual(168);
+    expect(weekHours.buckets).toBeLessThanOrEqual(170);
     const weekDays = await press("Bars per", "Day");
-    expect([7, 8]).toContain(weekDays.buckets);
+    expect(weekDays.buckets).toBeGreaterThanOrEqual(7);
+    expect(weekDays.buckets).toBeLessThanOrEqual(9);
 
     // Hourly buckets go back 31 days at most: the longer ranges turn Hour off and ask for days.
     await press("Bars per", "Hour");
     const quarter = await press("Range", "90 days");
     expect(quarter.query.get("interval")).toBe("day");
-    expect([90, 91]).toContain(quarter.buckets);
+    expect(quarter.buckets).toBeGreaterThanOrEqual(90);
+    expect(quarter.buckets).toBeLessThanOrEqual(92);
     expect(await hour.isDisabled()).toBe(true);
     expect(await hour.getAttribute("aria-pressed")).toBe("false");
 

@@ -33,7 +33,7 @@ function failure(err: unknown): ComponentChildren {
 export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: string }) {
   const [range, setRange] = useState<RangeKey>("30d");
   const [interval, setIntervalChoice] = useState<Interval>("day");
-  const [answer, setAnswer] = useState<url.AnalyticsResponse | null>(null);
+  const [answer, setAnswer] = useState<url.LinkAnalyticsResponse | null>(null);
   const [error, setError] = useState<ComponentChildren>(null);
   const [loading, setLoading] = useState(true);
   // Answers can arrive out of order when the buttons are pressed quickly: only the last request's counts.
@@ -78,7 +78,7 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
   );
 }
 
-function Answer({ answer }: { answer: url.AnalyticsResponse }) {
+function Answer({ answer }: { answer: url.LinkAnalyticsResponse }) {
   const { totals } = answer;
   return (
     <>

@@ -19,7 +19,7 @@ const statusText: Record<url.LinkStatus, string> = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
+export function LinkItem({ link, onChanged, onDeleted }: { link: url.ListedLink; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
