@@ -225,6 +225,26 @@ describe("a link's click analytics in the browser", () => {
     expect(await page.getByRole("alert").getByRole("link", { name: "Log in" }).getAttribute("href")).toBe("#/login");
   });
 
+  test("an anonymous link's clicks are anyone's; past ten referrers the rest is one Other row", async () => {
+    const { page } = browser;
+    const made = await fetch(`${app.url}/shorten`, { method: "POST", body: JSON.stringify({ url: target.url }) });
+    const { code: anonymous } = (await made.json()) as { code: string };
+    // Twelve referrers with a click each: ten are listed (by value, as they tie), two are summed.
+    for (let i = 1; i <= 12; i++) await click(anonymous, { "user-agent": chrome, accept: html, referer: `https://site${String(i).padStart(2, "0")}.example/` });
+    await expect
+      .poll(async () => ((await (await fetch(`${app.url}/${anonymous}/analytics`)).json()) as Analytics).totals.all)
+      .toBe(12);
+
+    await page.goto(`${app.url}/#/stats/${anonymous}`);
+    await expect.poll(() => total("Humans").textContent()).toBe("12");
+    const referrers = page.getByRole("region", { name: "Referrers" }).locator("tbody tr");
+    expect(await referrers.count()).toBe(11);
+    expect(await counts(row("Referrers", "site10.example"))).toEqual(["1", "0"]);
+    expect(await row("Referrers", "site11.example").count()).toBe(0);
+    expect(await counts(referrers.last())).toEqual(["2", "0"]);
+    expect(await referrers.last().getByRole("rowheader").textContent()).toBe("Other");
+  });
+
   test("an unknown code: the API's not-found message, no blank page", async () => {
     const { page } = browser;
     await page.goto(`${app.url}/#/stats/nosuchcode1`);

@@ -29,8 +29,9 @@ export function ClickChart({ series, interval, timeZone }: { series: url.SeriesP
   const first = series[0] ? label(series[0].start) : "";
   const last = series.at(-1) ? label(series.at(-1)!.start) : "";
   const slot = width / Math.max(1, series.length);
-  // Thin bars (hours over 30 days) keep a quarter of their slot as the gap, wide ones 2 units.
-  const gap = Math.min(2, slot / 4);
+  // Thin bars (hours over 30 days) keep a quarter of their slot as the gap, wide ones 2 units;
+  // a few buckets (a week, a new link's "all time") get bars of a bar's width, not blocks.
+  const barWidth = Math.min(slot - Math.min(2, slot / 4), 40);
   const scale = (n: number) => (n / max) * (height - 4);
   const summary =
     humans + bots === 0
@@ -42,14 +43,14 @@ export function ClickChart({ series, interval, timeZone }: { series: url.SeriesP
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none">
         <line class="axis" x1="0" y1={height - 0.5} x2={width} y2={height - 0.5} />
         {series.map((p, i) => {
-          const x = i * slot + gap / 2;
+          const x = i * slot + (slot - barWidth) / 2;
           const h = scale(p.humans);
           const b = scale(p.bots);
           return (
             <g key={p.start} class="bar">
               <title>{`${label(p.start)}: ${p.humans} humans, ${p.bots} bots`}</title>
-              <rect class="humans" x={x} y={height - 1 - h} width={slot - gap} height={h} />
-              <rect class="bots" x={x} y={height - 1 - h - b} width={slot - gap} height={b} />
+              <rect class="humans" x={x} y={height - 1 - h} width={barWidth} height={h} />
+              <rect class="bots" x={x} y={height - 1 - h - b} width={barWidth} height={b} />
             </g>
           );
         })}
