@@ -132,6 +132,19 @@ describe("the web front end", () => {
     await screenshot(page, "validation");
   });
 
+  test("a hash changed before the page listened still shows its page", async () => {
+    // A page of its own: its init script is not for the other tests.
+    const page = await browser.context.newPage();
+    try {
+      // After the first render, before the effects that subscribe to hashchange (they wait for a paint).
+      await page.addInitScript(`document.addEventListener("DOMContentLoaded", () => { location.hash = "#/login"; })`);
+      await page.goto(app.url);
+      await expect.poll(() => page.locator("h1").textContent()).toBe("Log in");
+    } finally {
+      await page.close();
+    }
+  });
+
   test("no page broke its Content-Security-Policy", async () => {
     const res = await fetch(app.url);
     expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
