@@ -37,11 +37,14 @@ export function navigate(to: string): void {
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  const [shown, setShown] = useState(() => ({ hash: location.hash, route: parseRoute(location.hash) }));
   useEffect(() => {
-    const onChange = () => setRoute(parseRoute(location.hash));
+    // Only a new hash makes a new route: the page moves focus to its heading on every new route.
+    const onChange = () => setShown((s) => (s.hash === location.hash ? s : { hash: location.hash, route: parseRoute(location.hash) }));
     addEventListener("hashchange", onChange);
+    // Effects run after the first paint: a hash changed before then fired no event anyone heard.
+    onChange();
     return () => removeEventListener("hashchange", onChange);
   }, []);
-  return route;
+  return shown.route;
 }

@@ -14,8 +14,8 @@ export interface BrowserApp {
   stop(): Promise<void>;
 }
 
-/** The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on. */
-export async function startAppForBrowser(): Promise<BrowserApp> {
+/** The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on; `env` adds to its environment. */
+export async function startAppForBrowser(env: Record<string, string> = {}): Promise<BrowserApp> {
   const dataDir = tempDataDir("browser-test-");
   // A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL.
   const port = await closedPort();
@@ -29,6 +29,7 @@ export async function startAppForBrowser(): Promise<BrowserApp> {
       PORT: String(port),
       PUBLIC_BASE_URL: url,
       QR_CODES: "on",
+      ...env,
     });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
@@ -71,8 +72,8 @@ export interface BrowserTestBed {
   close(): Promise<void>;
 }
 
-export async function startBrowserTestBed(): Promise<BrowserTestBed> {
-  const started = await Promise.allSettled([startAppForBrowser(), startTargetServer(), launchBrowser()] as const);
+export async function startBrowserTestBed(env: Record<string, string> = {}): Promise<BrowserTestBed> {
+  const started = await Promise.allSettled([startAppForBrowser(env), startTargetServer(), launchBrowser()] as const);
   const [app, target, browser] = started;
   if (app.status === "rejected" || target.status === "rejected" || browser.status === "rejected") {
     // What did start is stopped, so a failed start leaves no process or folder behind.

@@ -6,6 +6,7 @@ import { href } from "../router";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
+import { Sparkline } from "./Sparkline";
 
 const statusText: Record<url.LinkStatus, string> = {
   active: "Active",
@@ -18,7 +19,7 @@ const statusText: Record<url.LinkStatus, string> = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
+export function LinkItem({ link, onChanged, onDeleted }: { link: url.ListedLink; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -35,6 +36,7 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: url.Link; onCha
       <span class="link-head">
         <a href={link.shortUrl}>{link.shortUrl}</a>
         <span class={`status status-${link.status}`}>{statusText[link.status]}</span>
+        <Sparkline counts={link.recentClicks} />
       </span>
       {link.title && <span class="link-title">{link.title}</span>}
       <span class="original">{link.originalUrl}</span>

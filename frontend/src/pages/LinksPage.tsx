@@ -16,7 +16,7 @@ const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
 export function LinksPage() {
   const [filter, setFilter] = useState<Filter>(everything);
   const [search, setSearch] = useState("");
-  const [links, setLinks] = useState<url.Link[]>([]);
+  const [links, setLinks] = useState<url.ListedLink[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +48,8 @@ export function LinksPage() {
     setFilter({ ...filter, q: search.trim(), ...changes });
   };
   const changed = (saved: url.Link) => {
-    setLinks((shown) => shown.map((l) => (l.code === saved.code ? saved : l)));
+    // PATCH answers the link without its recent clicks: an edit changes none of them.
+    setLinks((shown) => shown.map((l) => (l.code === saved.code ? { ...saved, recentClicks: l.recentClicks } : l)));
     setNotice(`Saved ${saved.shortUrl}.`);
   };
   const deleted = (gone: url.Link) => {

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import type { analytics, url } from "../client.gen";
+import type { url } from "../client.gen";
 import { Alert } from "../components/Alert";
-import { DailyChart } from "../components/DailyChart";
-import { fillDays, lastDays } from "../days";
+import { ClickAnalytics } from "../components/ClickAnalytics";
 import { formatTime } from "../format";
 
+/** One link: what it is (public), and its clicks over time and by source (its owner's, or anyone's for an anonymous link). */
 export function StatsPage({ code }: { code: string }) {
   const [stats, setStats] = useState<url.StatsResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -21,43 +21,25 @@ export function StatsPage({ code }: { code: string }) {
       {error && <Alert>{error}</Alert>}
       {!stats && !error && <p aria-live="polite">Loading…</p>}
       {stats && (
-        <dl class="facts">
-          <dt>Clicks</dt>
-          <dd class="clicks">{stats.clicks}</dd>
-          <dt>Goes to</dt>
-          <dd>
-            <a href={stats.originalUrl} rel="noreferrer">
-              {stats.originalUrl}
-            </a>
-          </dd>
-          <dt>Created</dt>
-          <dd>
-            <time dateTime={stats.createdAt}>{formatTime(stats.createdAt)}</time>
-          </dd>
-        </dl>
+        <>
+          <dl class="facts">
+            <dt>Clicks</dt>
+            <dd class="clicks">{stats.clicks}</dd>
+            <dt>Goes to</dt>
+            <dd>
+              <a href={stats.originalUrl} rel="noreferrer">
+                {stats.originalUrl}
+              </a>
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={stats.createdAt}>{formatTime(stats.createdAt)}</time>
+            </dd>
+          </dl>
+          {/* "All time" starts at the link's creation, so the clicks wait for the facts. */}
+          <ClickAnalytics code={code} createdAt={stats.createdAt} />
+        </>
       )}
-      <DailySection />
     </>
-  );
-}
-
-/** Links created on the whole service per day: the analytics service keeps no per-link days. */
-function DailySection() {
-  const [days, setDays] = useState<analytics.DailyStat[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const range = lastDays(30);
-    // The range is asked for explicitly so the chart's days and the query's are the same days.
-    client.analytics.daily({ from: range[0], to: range.at(-1) }).then(
-      (res) => setDays(fillDays(range, res.days)),
-      (err: unknown) => setError(errorMessage(err)),
-    );
-  }, []);
-  return (
-    <section aria-labelledby="daily-heading">
-      <h2 id="daily-heading">Links created per day, last 30 days</h2>
-      {error && <Alert>{error}</Alert>}
-      {days && <DailyChart days={days} />}
-    </section>
   );
 }
