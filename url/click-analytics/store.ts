@@ -4,6 +4,11 @@ import { db } from "../db";
 import { hourOf } from "./dimensions";
 import { hourlyRows } from "./rows";
 
+// A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
+// device` (dimensions.ts): split here into link_clicks_hourly's columns. Rows are added
+// in the key's byte order, so two instances adding to the same rows lock them in the
+// same order and cannot deadlock.
+
 /**
  * Adds a batch's clicks (per click key) to their links' hourly analytics rows, inside
  * the transaction that adds them to urls.clicks (click-counting/store.ts), so both are
@@ -11,15 +16,14 @@ import { hourlyRows } from "./rows";
  */
 export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<string, number>, stored: ReadonlySet<string>): Promise<void> {
   if (stored.size === 0) return;
-  const rows = hourlyRows(counts, stored, hourOf(Date.now()));
-  if (rows.codes.length === 0) return;
-  const c = rows; // columns, one array each
+  const { keys, clicks } = hourlyRows(counts, stored, hourOf(Date.now()));
+  if (keys.length === 0) return;
   await tx.exec`
     INSERT INTO link_clicks_hourly AS t (code, hour, bot, referrer, country, browser, os, device, clicks)
-    SELECT v.code, to_timestamp(v.hour * 3600), v.bot, v.referrer, v.country, v.browser, v.os, v.device, v.clicks
-    FROM unnest(${c.codes}::text[], ${c.hours}::bigint[], ${c.bots}::boolean[], ${c.referrers}::text[], ${c.countries}::text[],
-                ${c.browsers}::text[], ${c.oses}::text[], ${c.devices}::text[], ${c.clicks}::bigint[])
-         AS v(code, hour, bot, referrer, country, browser, os, device, clicks)
+    SELECT split_part(k, E'\t', 1), to_timestamp(split_part(k, E'\t', 2)::bigint * 3600), split_part(k, E'\t', 5) = 'b',
+           split_part(k, E'\t', 3), split_part(k, E'\t', 4), split_part(k, E'\t', 6), split_part(k, E'\t', 7), split_part(k, E'\t', 8), n
+    FROM unnest(${keys}::text[], ${clicks}::bigint[]) AS v(k, n)
+    ORDER BY k COLLATE "C"
     ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
 }
 
@@ -29,7 +33,7 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
  * atomically across instances. Resolves false when the budget is spent.
  */
 export async function addBudgetedClick(code: string, details: string): Promise<boolean> {
-  const r = hourlyRows(new Map([[clickKey(code, details), 1]]), new Set([code]), hourOf(Date.now()));
+  const k = clickKey(code, details);
   const row = await db.queryRow<{ counted: number }>`
     WITH counted AS (
       UPDATE urls SET clicks = clicks + 1
@@ -37,8 +41,9 @@ export async function addBudgetedClick(code: string, details: string): Promise<b
       RETURNING code
     ), added AS (
       INSERT INTO link_clicks_hourly AS t (code, hour, bot, referrer, country, browser, os, device, clicks)
-      SELECT code, to_timestamp(${r.hours[0]}::bigint * 3600), ${r.bots[0]}::boolean, ${r.referrers[0]}, ${r.countries[0]},
-             ${r.browsers[0]}, ${r.oses[0]}, ${r.devices[0]}, 1
+      SELECT code, to_timestamp(split_part(${k}, E'\t', 2)::bigint * 3600), split_part(${k}, E'\t', 5) = 'b',
+             split_part(${k}, E'\t', 3), split_part(${k}, E'\t', 4), split_part(${k}, E'\t', 6), split_part(${k}, E'\t', 7),
+             split_part(${k}, E'\t', 8), 1
       FROM counted
       ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + 1
       RETURNING 1
