@@ -7,7 +7,9 @@ import { hourlyRows } from "./rows";
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
 // device` (dimensions.ts): split here into link_clicks_hourly's columns. Rows are added
 // in the key's byte order, so two instances adding to the same rows lock them in the
-// same order and cannot deadlock.
+// same order and cannot deadlock. A batch's keys travel as one text, a line each (no
+// value holds a line break: dimensions.ts cleanValue), rather than as an array the
+// driver would escape element by element on the request thread.
 
 /**
  * Adds a batch's clicks (per click key) to their links' hourly analytics rows, inside
@@ -22,7 +24,7 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
     INSERT INTO link_clicks_hourly AS t (code, hour, bot, referrer, country, browser, os, device, clicks)
     SELECT split_part(k, E'\t', 1), to_timestamp(split_part(k, E'\t', 2)::bigint * 3600), split_part(k, E'\t', 5) = 'b',
            split_part(k, E'\t', 3), split_part(k, E'\t', 4), split_part(k, E'\t', 6), split_part(k, E'\t', 7), split_part(k, E'\t', 8), n
-    FROM unnest(${keys}::text[], ${clicks}::bigint[]) AS v(k, n)
+    FROM unnest(string_to_array(${keys.join("\n")}, E'\n'), string_to_array(${clicks.join(",")}, ',')::bigint[]) AS v(k, n)
     ORDER BY k COLLATE "C"
     ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
 }

@@ -123,10 +123,21 @@ async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>):
   // hash join, which measured twice the cost of looking each code up in
   // urls_code_idx on a cached table. SET LOCAL ends with the transaction.
   if (codes.length >= smallBatch) await tx.exec`SET LOCAL random_page_cost = 1.1`;
-  const rows = await tx.queryAll<{ code: string }>`
-    UPDATE urls SET clicks = urls.clicks + v.n
-    FROM unnest(${codes}::text[], ${codes.map((c) => counts.get(c)!)}::int[]) AS v(code, n)
-    WHERE urls.code = v.code
-    RETURNING urls.code`;
-  return new Set(rows.map((r) => r.code));
+  // Codes and counts travel as one text each (a code never holds a line break) rather
+  // than as arrays the driver escapes element by element; only the codes without a row
+  // come back (almost always none), rather than every code updated, which the request
+  // thread would parse.
+  const codeLines = codes.join("\n");
+  const missing = await tx.queryAll<{ code: string }>`
+    WITH updated AS (
+      UPDATE urls SET clicks = urls.clicks + v.n
+      FROM unnest(string_to_array(${codeLines}, E'\n'), string_to_array(${codes.map((c) => counts.get(c)!).join(",")}, ',')::int[]) AS v(code, n)
+      WHERE urls.code = v.code
+      RETURNING urls.code
+    )
+    SELECT m.code FROM unnest(string_to_array(${codeLines}, E'\n')) AS m(code)
+    WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.code = m.code)`;
+  const found = new Set(codes);
+  for (const { code } of missing) found.delete(code);
+  return found;
 }
