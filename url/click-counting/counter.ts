@@ -1,5 +1,5 @@
 import log from "encore.dev/log";
-import { addCounts, clickKey, clicksPerCode, codeOfKey, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { addCounts, clicksPerCode, codeOfKey, CommitUnknown, internedClickKey, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
 
@@ -125,7 +125,7 @@ export class ClickCounter {
    * be written is kept for a retry.
    */
   record(code: string, details?: string): Promise<void> | undefined {
-    const key = clickKey(code, details);
+    const key = details === undefined ? code : internedClickKey(code, details);
     this.#fresh.set(key, (this.#fresh.get(key) ?? 0) + 1);
     this.#freshTotal++;
     this.#pendingByCode.set(code, (this.#pendingByCode.get(code) ?? 0) + 1);
