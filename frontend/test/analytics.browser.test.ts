@@ -252,6 +252,22 @@ describe("a link's click analytics in the browser", () => {
     expect(await page.getByRole("heading", { name: "Link nosuchcode1" }).isVisible()).toBe(true);
   });
 
+  test("the owner's deleted link: its facts and clicks still, which the public stats no longer answer", async () => {
+    const { page } = browser;
+    const gone = await fetch(`${app.url}/links/${code}`, { method: "DELETE", headers: { authorization: `Bearer ${owner.token}` } });
+    expect(gone.status).toBe(200);
+    expect((await fetch(`${app.url}/${code}/stats`)).status).toBe(404);
+    await signInAs(owner);
+    await page.goto(`${app.url}/#/stats/${code}`);
+    await expect.poll(() => total("All").textContent()).toBe("3");
+    expect(await page.locator(".clicks").textContent()).toBe("3");
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    await signInAs(await account("not-the-owner"));
+    await page.goto(`${app.url}/#/stats/${code}`);
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("url not found");
+  });
+
   test("no page broke its Content-Security-Policy", () => {
     expect(cspViolations).toEqual([]);
   });

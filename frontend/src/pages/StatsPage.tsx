@@ -1,9 +1,24 @@
 import { useEffect, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import type { url } from "../client.gen";
+import { ErrCode, isAPIError, type url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ClickAnalytics } from "../components/ClickAnalytics";
 import { formatTime } from "../format";
+import { currentSession } from "../session";
+
+/**
+ * A link's public facts; for its signed-in owner, a deleted or disabled link's too, which
+ * the public stats answer as not found but the owner still reads (with its analytics).
+ */
+async function factsOf(code: string): Promise<url.StatsResponse> {
+  try {
+    return await client.url.stats(code);
+  } catch (err) {
+    if (!(isAPIError(err) && err.code === ErrCode.NotFound && currentSession())) throw err;
+    const own = await client.url.getLink(code).catch(() => Promise.reject(err)); // not the owner's: the first answer stands
+    return { code: own.code, originalUrl: own.originalUrl, clicks: own.clicks, createdAt: own.createdAt };
+  }
+}
 
 /** One link: what it is (public), and its clicks over time and by source (its owner's, or anyone's for an anonymous link). */
 export function StatsPage({ code }: { code: string }) {
@@ -12,7 +27,7 @@ export function StatsPage({ code }: { code: string }) {
   useEffect(() => {
     setStats(null);
     setError(null);
-    client.url.stats(code).then(setStats, (err: unknown) => setError(errorMessage(err)));
+    factsOf(code).then(setStats, (err: unknown) => setError(errorMessage(err)));
   }, [code]);
 
   return (
