@@ -152,6 +152,7 @@ describe("the development dashboard", () => {
       "7_create_click_writers.up.sqlapplied",
       "8_manage_links.up.sqlapplied",
       "9_moderation.up.sqlapplied",
+      "10_click_analytics.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
