@@ -6,13 +6,19 @@ export interface Where {
   readonly database: string;
 }
 
-/** Runs one query on the database `where` names, on a connection of its own. */
-export async function queryStored<T extends pg.QueryResultRow>(where: Where, sql: string, values: unknown[] = []): Promise<T[]> {
+/** A connection of its own to the database `where` names; the caller ends it. */
+export async function connectTo(where: Where): Promise<pg.Client> {
   const url = new URL(where.serverUrl);
   url.pathname = `/${where.database}`;
   const client = new pg.Client({ connectionString: url.href });
   client.on("error", () => {}); // a failure surfaces through the query in flight
   await client.connect();
+  return client;
+}
+
+/** Runs one query on the database `where` names, on a connection of its own. */
+export async function queryStored<T extends pg.QueryResultRow>(where: Where, sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = await connectTo(where);
   try {
     return (await client.query<T>(sql, values)).rows;
   } finally {

@@ -4,7 +4,7 @@
 // before that. Made up, but spread as a popular link's would be, and the same
 // on every run (a seeded generator), so runs compare.
 import pg from "pg";
-import type { Where } from "./stored-clicks.ts";
+import { connectTo, type Where } from "./stored-clicks.ts";
 
 export const yearClicks = 100_000;
 const botShare = 0.1;
@@ -115,11 +115,7 @@ function yearOfRows(now: number): Rows {
  */
 export async function seedYearOfClicks(where: Where, code: string, now: number): Promise<{ hourly: number; daily: number }> {
   const rows = yearOfRows(now);
-  const url = new URL(where.serverUrl);
-  url.pathname = `/${where.database}`;
-  const client = new pg.Client({ connectionString: url.href });
-  client.on("error", () => {}); // a failure surfaces through the query in flight
-  await client.connect();
+  const client = await connectTo(where);
   try {
     await client.query("BEGIN");
     await insertHourly(client, code, rows.hourly);
