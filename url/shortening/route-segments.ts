@@ -27,6 +27,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "shorten",
   "url",
   "url.cleanupStaleUrls",
+  "url.rollupClickAnalytics",
   "url.sweepOutbox",
   "users",
 ]);
