@@ -4,7 +4,7 @@ import { db } from "./db";
 import { linkRow } from "./links/link-reads";
 import { readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
-import { analyticsRange } from "./link-analytics/range";
+import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
 import { isWellFormedCode } from "./shortening/codes";
 
 // Click analytics: when a link's clicks came, from where, on what, and which were bots'
@@ -65,6 +65,6 @@ export const myClicks = api(
   },
 );
 
-function answerOf(range: Awaited<ReturnType<typeof analyticsRange>>): RangeAnswer {
+function answerOf(range: AnalyticsRange): RangeAnswer {
   return { from: range.from.toISOString(), to: range.to.toISOString(), interval: range.interval, tz: range.tz };
 }

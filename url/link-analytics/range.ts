@@ -6,9 +6,9 @@ export type Interval = "hour" | "day";
 /** How far back hourly rows are kept before the rollup job makes days of them (rollup.ts). */
 export const hourlyRetentionDays = 35;
 /** Hour buckets are offered over ranges of at most this, all of it inside the hourly retention. */
-export const longestHourlyRangeDays = 31;
+const longestHourlyRangeDays = 31;
 /** The longest range, in days: about ten years of day buckets. */
-export const longestRangeDays = 3660;
+const longestRangeDays = 3660;
 const defaultRangeDays = 30;
 const dayMs = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { db } from "../db";
 
 /** Windows of recentClicks: 14 days. */
-export const recentWindows = 14;
+const recentWindows = 14;
 
 /**
  * Clicks (humans and bots) of each link per 24-hour window over the last 14 days, oldest
