@@ -1,7 +1,8 @@
 import type { SqlQueryable } from "../sql/driver.ts";
 import { KeptConnection } from "../sql/kept-connection.ts";
 
-const channel = "encore_pubsub";
+/** The LISTEN/NOTIFY channel; a notification's payload is the topic. */
+export const notifyChannel = "encore_pubsub";
 
 /**
  * Wakes subscribers in other instances when a message is published
@@ -29,7 +30,7 @@ export class Notifier {
       connectTimeoutMs,
       setUp: async (client) => {
         client.on("notification", (n) => n.payload && onTopic(n.payload));
-        await client.query(`LISTEN ${channel}`);
+        await client.query(`LISTEN ${notifyChannel}`);
       },
       onUp: () => {
         if (lostOnce) this.log.info?.({}, "pub/sub LISTEN connection is back");
@@ -40,6 +41,11 @@ export class Notifier {
         this.log.warn({ err }, "pub/sub LISTEN connection lost; polling until it is back");
       },
     });
+  }
+
+  /** Whether publishes are to be told to other instances (PostgreSQL with a LISTEN connection configured). */
+  get enabled(): boolean {
+    return this.#connection !== undefined;
   }
 
   /** Whether other instances' publishes reach this one now. */
@@ -56,7 +62,7 @@ export class Notifier {
   async notify(db: SqlQueryable, topics: readonly string[]): Promise<void> {
     if (!this.url || topics.length === 0) return;
     try {
-      await db.query(`SELECT pg_notify('${channel}', t) FROM unnest($1::text[]) AS t`, [topics]);
+      await db.query(`SELECT pg_notify('${notifyChannel}', t) FROM unnest($1::text[]) AS t`, [topics]);
     } catch (err) {
       // The messages are stored; other instances find them by polling.
       this.log.warn({ err }, "pub/sub NOTIFY failed");

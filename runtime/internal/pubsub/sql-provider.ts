@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { cargo } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { applyMigrations } from "../sql/migrations.ts";
-import { Notifier } from "./notifier.ts";
+import { Notifier, notifyChannel } from "./notifier.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
 import { sweepOrphanMessages } from "./sql-orphans.ts";
 import { pubsubMigrations } from "./sql-schema.ts";
@@ -63,14 +63,18 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const publishes = cargo<Pending>(async (all: Pending[]) => {
     const batch = all.filter((p) => routed.has(p.topic));
     if (batch.length === 0) return;
+    const topics = [...new Set(batch.map((p) => p.topic))];
+    // The NOTIFY goes in the same statement: it is sent at commit, one round trip for both.
     await driver.query(
       `WITH m AS (
          INSERT INTO pubsub_message (id, topic, payload, traceparent)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[])
-         RETURNING id, topic)
-       INSERT INTO pubsub_delivery (topic, subscription, message_id)
-       SELECT m.topic, s.subscription, m.id
-       FROM m JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic`,
+         RETURNING id, topic),
+       d AS (
+         INSERT INTO pubsub_delivery (topic, subscription, message_id)
+         SELECT m.topic, s.subscription, m.id
+         FROM m JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic)
+       SELECT pg_notify($7, t) FROM unnest($8::text[]) AS t`,
       [
         batch.map((p) => p.id),
         batch.map((p) => p.topic),
@@ -78,11 +82,11 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
         routes.topics,
         routes.subscriptions,
         batch.map((p) => p.traceparent),
+        notifyChannel,
+        notifier.enabled ? topics : [],
       ],
     );
-    const topics = [...new Set(batch.map((p) => p.topic))];
     for (const topic of topics) wake(topic);
-    await notifier.notify(driver, topics);
   }, 500);
 
   function wake(topic: string): void {

@@ -1,29 +1,47 @@
+import { cargo, type QueueObject } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
+import { acknowledge, claimDue, dropExpired, recordFailures, release, type Claimed, type Failed, type Settled } from "./sql-deliveries.ts";
 
-/** Most deliveries claimed by one statement, so "no concurrency limit" stays bounded per query. */
-const claimBatch = 100;
+/**
+ * Most deliveries one statement claims or settles, so "no concurrency limit" stays
+ * bounded per query and one statement's locks stay few.
+ */
+const batchLimit = 500;
 
-/** Node's setTimeout fires at once for anything longer. */
-const longestTimerMs = 2_147_483_647;
+/** How many claim round trips of handler work a subscriber claims ahead (see adjustAhead). */
+const aheadRoundTrips = 8;
 
 /** How often each subscriber drops messages older than their retention. */
 const retentionSweepMs = 60_000;
 
-interface Claimed {
-  message_id: string;
-  attempts: number;
-  payload: string;
-  published_at: Date;
-  traceparent: string | null;
+type Log = { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+
+interface Queued extends Claimed {
+  /** performance.now() when the claim was sent: its lease runs ackDeadline from about then. */
+  readonly leasedAt: number;
 }
 
 /**
- * Delivers one subscription's messages in this instance: claims due deliveries
- * (up to maxConcurrency at once), runs the handler, then deletes the delivery
- * (ack) or schedules it again with backoff (nack), dead-lettering it once its
- * retries are spent. A claim is a lease until the ack deadline: if this
- * instance dies or the handler runs over, the message becomes due again.
+ * Delivers one subscription's messages in this instance: claims due deliveries, runs
+ * the handler on each (at most maxConcurrency at once), then deletes the delivery (ack)
+ * or schedules it again with backoff (nack), dead-lettering it once its retries are
+ * spent. A claim is a lease until the ack deadline: if this instance dies or the
+ * handler runs over, the message becomes due again.
+ *
+ * Everything that touches the database is done a batch at a time: one statement claims
+ * for every free handler slot, and outcomes are group-committed (those that finish while
+ * a batch is being written go together in the next, up to `batchLimit`), so under load
+ * a statement serves hundreds of messages and a lone message is still written at once.
+ * A handler's slot is free as soon as its handler returns; its outcome is written
+ * behind it, and close() waits for that too.
+ *
+ * Claiming ahead: when handlers finish faster than a claim's round trip, slots would
+ * sit idle waiting for it, so the subscriber also claims as many deliveries as its
+ * handlers finished in about two round trips (measured as it goes; at most a batch),
+ * queued here until a slot is free. Slow handlers leave that near zero, so other
+ * instances still get their share. A queued delivery whose lease is half gone is
+ * handed back rather than started late, as are those queued when the subscriber closes.
  */
 export class SqlSubscriber {
   #running = 0;
@@ -34,7 +52,18 @@ export class SqlSubscriber {
   #lastSweep = 0;
   /** Whether the last look failed (the database is away): told once, not at every poll. */
   #failing = false;
-  readonly #handlers = new Set<Promise<void>>();
+  /** Whether the last look ended with no room to claim what is pending: a freed slot looks again. */
+  #wakeOnFree = false;
+  /** Claimed and waiting for a free slot, oldest first. */
+  #queue: Queued[] = [];
+  /** Deliveries to claim beyond the free slots (see the class comment). */
+  #ahead = 0;
+  #finished = 0;
+  #rateMark = { at: 0, finished: 0 };
+  /** Handlers running, and outcomes not yet written: what close() waits for. */
+  readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #acks: QueueObject<Settled>;
+  readonly #failures: QueueObject<Failed>;
 
   /**
    * @param pollIntervalMs how long to wait before looking again when nothing else
@@ -46,10 +75,20 @@ export class SqlSubscriber {
     private readonly driver: SqlDriver,
     readonly spec: SubscriptionSpec,
     private readonly handler: DeliveryHandler,
-    private readonly log: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void },
+    private readonly log: Log,
     private readonly pollIntervalMs: number,
     private readonly listening: () => boolean = () => false,
-  ) {}
+  ) {
+    this.#acks = cargo<Settled>(async (batch: Settled[]) => {
+      await acknowledge(driver, spec, batch);
+      // The pending look was timed for these leases running out; settled, they never will.
+      if (this.#timer !== undefined) this.wake();
+    }, batchLimit);
+    this.#failures = cargo<Failed>(async (batch: Failed[]) => {
+      await recordFailures(driver, spec, batch);
+      this.wake(); // their retries are due at new times
+    }, batchLimit);
+  }
 
   /** Looks for due messages now (a publish happened, or a handler slot freed up). */
   wake(): void {
@@ -64,10 +103,26 @@ export class SqlSubscriber {
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    this.handBack(this.#queue.splice(0));
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.allSettled([...this.#handlers]), grace]);
+    await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
     clearTimeout(timer);
+  }
+
+  /** How many deliveries the next claim may take: free slots and the claim-ahead allowance, less what is held. */
+  private get room(): number {
+    const held = this.#running + this.#queue.length;
+    return Math.min(this.spec.maxConcurrency + this.#ahead - held, batchLimit);
+  }
+
+  /**
+   * Whether to claim now: with deliveries still queued, only once half the allowance is
+   * free, so fast handlers are fed by a few large claims rather than one per freed slot.
+   */
+  private get claimNow(): boolean {
+    const room = this.room;
+    return room > 0 && (this.#queue.length === 0 || room >= Math.min(this.spec.maxConcurrency + this.#ahead, batchLimit) / 2);
   }
 
   private async pump(): Promise<void> {
@@ -80,13 +135,17 @@ export class SqlSubscriber {
       do {
         this.#again = false;
         await this.sweepExpired();
-        while (!this.#closed && this.#running < this.spec.maxConcurrency) {
-          const claimed = await this.claim(Math.min(this.spec.maxConcurrency - this.#running, claimBatch));
-          for (const c of claimed) this.run(c);
-          if (claimed.length === 0) break;
+        while (!this.#closed && this.claimNow) {
+          const sentAt = performance.now();
+          const { claimed, nextDueMs } = await claimDue(this.driver, this.spec, this.room);
+          this.adjustAhead(sentAt);
+          for (const c of claimed) this.#queue.push({ ...c, leasedAt: sentAt });
+          this.startQueued();
+          nextLookMs = nextDueMs;
+          // More are due now only when the claim took all it could and the next is due already.
+          if (nextDueMs !== 0) break;
         }
       } while (this.#again && !this.#closed);
-      if (this.#running < this.spec.maxConcurrency) nextLookMs = await this.untilNextDue();
       if (this.#failing) this.log.info?.({ subscription: this.spec.name }, "pub/sub: looking for messages works again");
       this.#failing = false;
     } catch (err) {
@@ -94,11 +153,11 @@ export class SqlSubscriber {
         this.log.warn({ err, subscription: this.spec.name }, "pub/sub: looking for messages failed; trying again every poll interval until it works");
       }
       this.#failing = true;
+      nextLookMs = this.pollIntervalMs;
     } finally {
       this.#pumping = false;
     }
-    // Woken while looking for the next due time: that wake-up must not be lost, as
-    // no timer may follow.
+    // Woken while claiming: that wake-up must not be lost, as no timer may follow.
     if (this.#again && !this.#closed) {
       void this.pump();
       return;
@@ -106,43 +165,48 @@ export class SqlSubscriber {
     // Without LISTEN, another instance's publish wakes nobody here: look every interval.
     if (!this.listening()) nextLookMs = Math.min(nextLookMs ?? this.pollIntervalMs, this.pollIntervalMs);
     // A full instance is woken by the next finished handler instead.
-    if (!this.#closed && nextLookMs !== null && this.#running < this.spec.maxConcurrency) {
+    this.#wakeOnFree = nextLookMs !== null && this.room <= 0;
+    if (!this.#closed && nextLookMs !== null && this.room > 0) {
       this.#timer = setTimeout(() => this.wake(), nextLookMs);
       this.#timer.unref();
     }
   }
 
-  private async claim(limit: number): Promise<Claimed[]> {
-    return (await this.driver.query(
-      `UPDATE pubsub_delivery d
-       SET state = 'leased', attempts = d.attempts + 1, visible_at = now() + $3 * interval '1 millisecond'
-       FROM (
-         SELECT message_id FROM pubsub_delivery
-         WHERE topic = $1 AND subscription = $2 AND state <> 'dead' AND visible_at <= now()
-         ORDER BY visible_at
-         LIMIT $4
-         FOR UPDATE SKIP LOCKED) AS due, pubsub_message m
-       WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = due.message_id AND m.id = d.message_id
-       RETURNING d.message_id, d.attempts, m.payload, m.published_at, m.traceparent`,
-      [this.spec.topic, this.spec.name, this.spec.ackDeadlineMs, limit],
-    )) as unknown as Claimed[];
+  /**
+   * Sets how many to claim ahead from the handlers' pace since the previous claim and
+   * this claim's round trip (Little's law): what they finish in `aheadRoundTrips` round
+   * trips, so slots stay busy through the next claim and claims stay few; it halves at
+   * most per claim when handlers slow down. A queued delivery so waits a few round trips.
+   */
+  private adjustAhead(sentAt: number): void {
+    const now = performance.now();
+    const perMs = (this.#finished - this.#rateMark.finished) / Math.max(now - this.#rateMark.at, 1);
+    this.#rateMark = { at: now, finished: this.#finished };
+    const wanted = Math.ceil(aheadRoundTrips * perMs * (now - sentAt));
+    this.#ahead = Math.min(batchLimit, Math.max(wanted, Math.floor(this.#ahead / 2)));
   }
 
-  /**
-   * Milliseconds until the earliest pending delivery (a retry, or a lease that may
-   * run out) is due, or null when nothing is pending. min() over no rows is NULL,
-   * and so is the difference; GREATEST would turn that NULL into 0 (it skips NULL
-   * arguments), which once made every idle subscriber look again at once, forever.
-   */
-  private async untilNextDue(): Promise<number | null> {
-    const rows = (await this.driver.query(
-      `SELECT (EXTRACT(EPOCH FROM (min(visible_at) - now())) * 1000)::float8 AS ms
-       FROM pubsub_delivery WHERE topic = $1 AND subscription = $2 AND state <> 'dead'`,
-      [this.spec.topic, this.spec.name],
-    )) as { ms: number | null }[];
-    const ms = rows[0]?.ms;
-    if (ms === null || ms === undefined) return null;
-    return Math.min(Math.max(0, Math.ceil(ms)), longestTimerMs);
+  /** Starts queued deliveries while slots are free; hands back those whose lease is half gone. */
+  private startQueued(): void {
+    const stale: Queued[] = [];
+    const freshAfter = performance.now() - this.spec.ackDeadlineMs / 2;
+    while (this.#running < this.spec.maxConcurrency && this.#queue.length > 0) {
+      const next = this.#queue.shift()!;
+      if (next.leasedAt < freshAfter) stale.push(next);
+      else this.run(next);
+    }
+    this.handBack(stale);
+  }
+
+  private handBack(queued: readonly Queued[]): void {
+    if (queued.length === 0) return;
+    const back = release(this.driver, this.spec, queued.map((q) => ({ messageId: q.message_id, attempt: q.attempts }))).then(
+      () => this.wake(),
+      // Left leased, they are due again when their lease runs out.
+      (err: unknown) => this.log.warn({ err, subscription: this.spec.name }, "pub/sub: handing back unstarted deliveries failed"),
+    );
+    this.#inFlight.add(back);
+    void back.finally(() => this.#inFlight.delete(back));
   }
 
   private run(c: Claimed): void {
@@ -154,12 +218,8 @@ export class SqlSubscriber {
       publishedAt: c.published_at,
       ...(c.traceparent !== null && { traceparent: c.traceparent }),
     };
-    const done = this.handle(delivery).finally(() => {
-      this.#running--;
-      this.#handlers.delete(done);
-      this.wake();
-    });
-    this.#handlers.add(done);
+    const done = this.handle(delivery).finally(() => this.#inFlight.delete(done));
+    this.#inFlight.add(done);
   }
 
   private async handle(d: Delivery): Promise<void> {
@@ -170,64 +230,37 @@ export class SqlSubscriber {
       failure = err ?? new Error("handler failed");
       this.log.warn(handlerFailure(this.spec, d, failure), "pub/sub: a subscription handler failed");
     }
+    this.#running--;
+    this.#finished++;
+    if (!this.#closed) this.startQueued();
+    if (this.#wakeOnFree && this.claimNow) {
+      this.#wakeOnFree = false;
+      this.wake();
+    }
+    const settled = { messageId: d.messageId, attempt: d.attempt };
     try {
-      if (failure === undefined) await this.ack(d);
-      else await this.nack(d, failure);
+      if (failure === undefined) await this.#acks.pushAsync(settled);
+      else await this.nack(settled, failure);
     } catch (err) {
       // The lease runs out and the message is delivered again: at least once.
       this.log.warn({ err, subscription: this.spec.name, messageId: d.messageId }, "pub/sub: recording the outcome failed");
     }
   }
 
-  // Only the current lease may settle a delivery: a handler that ran past its
-  // deadline must not delete or reschedule the redelivery that replaced it.
-  private async ack(d: Delivery): Promise<void> {
-    await this.driver.query(
-      `WITH settled AS (
-         DELETE FROM pubsub_delivery
-         WHERE topic = $1 AND subscription = $2 AND message_id = $3 AND attempts = $4 AND state = 'leased'
-         RETURNING message_id)
-       DELETE FROM pubsub_message m USING settled
-       WHERE m.id = settled.message_id
-         AND NOT EXISTS (SELECT 1 FROM pubsub_delivery o
-                         WHERE o.message_id = m.id AND NOT (o.topic = $1 AND o.subscription = $2))`,
-      [this.spec.topic, this.spec.name, d.messageId, d.attempt],
-    );
+  private async nack(settled: Settled, err: unknown): Promise<void> {
+    const dead = retriesExhausted(settled.attempt, this.spec);
+    await this.#failures.pushAsync({
+      ...settled,
+      dead,
+      retryInMs: dead ? 0 : retryDelayMs(settled.attempt, this.spec),
+      error: err instanceof Error ? err.message : String(err),
+    });
+    if (dead) this.log.warn({ subscription: this.spec.name, messageId: settled.messageId }, "pub/sub: retries spent; dead-lettered");
   }
 
-  private async nack(d: Delivery, err: unknown): Promise<void> {
-    const dead = retriesExhausted(d.attempt, this.spec);
-    await this.driver.query(
-      `UPDATE pubsub_delivery
-       SET state = $5, visible_at = now() + $6 * interval '1 millisecond', last_error = $7
-       WHERE topic = $1 AND subscription = $2 AND message_id = $3 AND attempts = $4 AND state = 'leased'`,
-      [
-        this.spec.topic,
-        this.spec.name,
-        d.messageId,
-        d.attempt,
-        dead ? "dead" : "ready",
-        dead ? 0 : retryDelayMs(d.attempt, this.spec),
-        err instanceof Error ? err.message : String(err),
-      ],
-    );
-    if (dead) this.log.warn({ subscription: this.spec.name, messageId: d.messageId }, "pub/sub: retries spent; dead-lettered");
-  }
-
-  /** Drops deliveries past their retention (dead letters stay until re-driven) and messages no one needs. */
   private async sweepExpired(): Promise<void> {
     if (Date.now() - this.#lastSweep < retentionSweepMs) return;
     this.#lastSweep = Date.now();
-    await this.driver.query(
-      `DELETE FROM pubsub_delivery d USING pubsub_message m
-       WHERE d.topic = $1 AND d.subscription = $2 AND d.state <> 'dead' AND m.id = d.message_id
-         AND m.published_at < now() - $3 * interval '1 millisecond'`,
-      [this.spec.topic, this.spec.name, this.spec.messageRetentionMs],
-    );
-    await this.driver.query(
-      `DELETE FROM pubsub_message m WHERE m.topic = $1
-         AND NOT EXISTS (SELECT 1 FROM pubsub_delivery d WHERE d.message_id = m.id)`,
-      [this.spec.topic],
-    );
+    await dropExpired(this.driver, this.spec);
   }
 }
