@@ -14,7 +14,11 @@ export async function graphileQueue(url: string, concurrency: number): Promise<Q
   // Pools of our own, ended in close(), so none outlives the run's database.
   const utilsPool = new pg.Pool({ connectionString: url, max: 10 });
   const workerPool = new pg.Pool({ connectionString: url, max: concurrency + 1 });
-  for (const pool of [utilsPool, workerPool]) pool.on("error", () => {}); // an idle connection ended with the database
+  // A connection ended with the run's database fails the query in flight, if any: nothing else to do.
+  for (const pool of [utilsPool, workerPool]) {
+    pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
+  }
   const utils = await makeWorkerUtils({ pgPool: utilsPool, logger: silent });
   await utils.migrate();
   let runner: Runner | undefined;

@@ -48,12 +48,10 @@ export interface Failed extends Settled {
  * The one-row `next` joined to the claimed rows makes the statement always return a
  * row, so the time is known even when nothing was claimed.
  *
- * The plan is pinned to index and row-address lookups, a few per claimed delivery:
- * estimating the claim's rows, the planner otherwise hashes the whole of both tables,
- * which under a backlog (and the dead row versions a busy queue leaves behind) made a
- * claim of 100 take 60 ms instead of 3. The updated rows are found by `ctid`, stable
- * while the statement holds their lock; `OFFSET 0` keeps the message lookup a
- * per-row index scan.
+ * The updated rows are found again by `ctid` (stable while the statement holds their
+ * lock): joined on the key instead, the planner may hash the whole table, which under
+ * a backlog (and the dead row versions a busy queue leaves behind) made a claim of 100
+ * take 60 ms instead of 3.
  */
 export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: number): Promise<ClaimResult> {
   const rows = (await db.query(
@@ -68,7 +66,7 @@ export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: 
        SET state = 'leased', attempts = d.attempts + 1, visible_at = now() + $3 * interval '1 millisecond'
        FROM due
        WHERE d.ctid = due.ctid
-       RETURNING d.message_id, d.attempts),
+       RETURNING d.message_id, d.attempts, d.payload, d.published_at, d.traceparent),
      next AS (
        SELECT (EXTRACT(EPOCH FROM (LEAST(
                  (SELECT min(visible_at) FROM pubsub_delivery
@@ -76,11 +74,7 @@ export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: 
                     AND message_id NOT IN (SELECT message_id FROM due)),
                  CASE WHEN EXISTS (SELECT 1 FROM due) THEN now() + $3 * interval '1 millisecond' END)
                - now())) * 1000)::float8 AS next_due_ms)
-     SELECT next.next_due_ms, l.message_id, l.attempts, m.payload, m.published_at, m.traceparent
-     FROM next
-       LEFT JOIN leased l ON true
-       LEFT JOIN LATERAL (
-         SELECT payload, published_at, traceparent FROM pubsub_message WHERE id = l.message_id OFFSET 0) m ON true`,
+     SELECT next.next_due_ms, l.* FROM next LEFT JOIN leased l ON true`,
     [spec.topic, spec.name, spec.ackDeadlineMs, limit],
   )) as unknown as (Claimed & { next_due_ms: number | null })[];
   const ms = rows[0]?.next_due_ms ?? null;
@@ -92,21 +86,14 @@ export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: 
 
 /**
  * Acknowledges a batch: deletes each delivery still under the lease that ran it (a
- * handler that ran past its deadline must not delete the redelivery that replaced it),
- * and each message no other subscription still has to receive.
+ * handler that ran past its deadline must not delete the redelivery that replaced it).
  */
 export async function acknowledge(db: SqlQueryable, spec: SubscriptionSpec, batch: readonly Settled[]): Promise<void> {
   await db.query(
-    `WITH settled AS (
-       DELETE FROM pubsub_delivery d
-       USING unnest($3::uuid[], $4::int[]) AS a (message_id, attempts)
-       WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = a.message_id
-         AND d.attempts = a.attempts AND d.state = 'leased'
-       RETURNING d.message_id)
-     DELETE FROM pubsub_message m USING settled
-     WHERE m.id = settled.message_id
-       AND NOT EXISTS (SELECT 1 FROM pubsub_delivery o
-                       WHERE o.message_id = m.id AND NOT (o.topic = $1 AND o.subscription = $2))`,
+    `DELETE FROM pubsub_delivery d
+     USING unnest($3::uuid[], $4::int[]) AS a (message_id, attempts)
+     WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = a.message_id
+       AND d.attempts = a.attempts AND d.state = 'leased'`,
     [spec.topic, spec.name, batch.map((s) => s.messageId), batch.map((s) => s.attempt)],
   );
 }
@@ -133,18 +120,13 @@ export async function recordFailures(db: SqlQueryable, spec: SubscriptionSpec, b
   );
 }
 
-/** Drops deliveries past their retention (dead letters stay until re-driven) and messages no one needs. */
+/** Drops deliveries past their retention; dead letters stay until re-driven. */
 export async function dropExpired(db: SqlQueryable, spec: SubscriptionSpec): Promise<void> {
   await db.query(
-    `DELETE FROM pubsub_delivery d USING pubsub_message m
-     WHERE d.topic = $1 AND d.subscription = $2 AND d.state <> 'dead' AND m.id = d.message_id
-       AND m.published_at < now() - $3 * interval '1 millisecond'`,
+    `DELETE FROM pubsub_delivery
+     WHERE topic = $1 AND subscription = $2 AND state <> 'dead'
+       AND published_at < now() - $3 * interval '1 millisecond'`,
     [spec.topic, spec.name, spec.messageRetentionMs],
-  );
-  await db.query(
-    `DELETE FROM pubsub_message m WHERE m.topic = $1
-       AND NOT EXISTS (SELECT 1 FROM pubsub_delivery d WHERE d.message_id = m.id)`,
-    [spec.topic],
   );
 }
 

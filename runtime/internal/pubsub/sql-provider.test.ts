@@ -8,8 +8,11 @@ import { pubSubProviderCases } from "./provider.cases.ts";
 import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
 import { subscriptionSpec } from "./specs.ts";
 import { sqlProvider } from "./sql-provider.ts";
+import { pubsubMigrations } from "./sql-schema.ts";
+import { applyMigrations } from "../sql/migrations.ts";
 
 const quiet = { warn: () => {} };
+const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 const topic = { name: "events", deliveryGuarantee: "at-least-once" } as const;
 
 function spec(name: string, overrides: Partial<SubscriptionSpec> = {}): SubscriptionSpec {
@@ -59,8 +62,9 @@ afterEach(async () => {
   await drop();
 });
 
+/** Messages stored for some subscription: each delivery row carries its message. */
 const storedMessages = async (where: string, params: unknown[] = []): Promise<number> =>
-  ((await driver.query(`SELECT count(*)::int AS n FROM pubsub_message WHERE ${where}`, params)) as { n: number }[])[0]!.n;
+  ((await driver.query(`SELECT count(DISTINCT message_id)::int AS n FROM pubsub_delivery WHERE ${where}`, params)) as { n: number }[])[0]!.n;
 
 // Each instance has a connection pool of its own on the test's database, and no LISTEN:
 // the cases hold for a subscriber that finds messages by polling.
@@ -212,23 +216,35 @@ describe("batches", () => {
   });
 });
 
-describe("topics without subscriptions", () => {
-  test("messages stored without deliveries by earlier versions are deleted at start, in batches, and pending ones kept", async () => {
-    // The schema, and one message pending for a subscription that has no handler here.
-    const first = await provider([spec("s")], []);
-    await first.publish("events", '{"pending":true}');
-    await first.close(0);
-    // 2,500 messages of a topic nobody subscribes to, as earlier versions stored them: three batches.
+describe("the store of an earlier version", () => {
+  test("pending deliveries keep their messages (payload, publish time, traceparent) and are delivered; messages no one was to receive are gone", async () => {
+    // The schema as version 2 left it, with what it stored: a message pending for "s",
+    // its delivery leased by an instance that died, and one no subscription was to receive.
+    await applyMigrations(driver, pubsubMigrations.slice(0, 2));
     await driver.query(
-      `INSERT INTO pubsub_message (id, topic, payload) SELECT gen_random_uuid(), 'order-created', '{}' FROM generate_series(1, 2500)`,
+      `INSERT INTO pubsub_message (id, topic, payload, published_at, traceparent) VALUES
+         ('00000000-0000-4000-8000-000000000001', 'events', '{"n":1}', '2026-11-01T10:00:00Z', $1),
+         ('00000000-0000-4000-8000-000000000002', 'order-created', '{}', '2026-11-01T10:00:00Z', NULL)`,
+      [traceparent],
+    );
+    await driver.query(
+      `INSERT INTO pubsub_delivery (topic, subscription, message_id, state, attempts, visible_at)
+       VALUES ('events', 's', '00000000-0000-4000-8000-000000000001', 'leased', 1, now())`,
       [],
     );
-    const infos: object[] = [];
-    await provider([spec("s")], [], driver, { log: { warn: () => {}, info: (obj: object) => void infos.push(obj) } });
-    await expect.poll(() => storedMessages("topic = 'order-created'"), { timeout: 10_000 }).toBe(0);
-    expect(await storedMessages("topic = 'events'")).toBe(1);
-    expect((await driver.query("SELECT count(*)::int AS n FROM pubsub_delivery", [])) as unknown).toEqual([{ n: 1 }]);
-    await expect.poll(() => infos).toEqual([{ deleted: 2500 }]);
+    const got: Delivery[] = [];
+    await provider([spec("s", { messageRetentionMs: 365 * 86_400_000 })], [async (d) => void got.push(d)]);
+    await until(() => got.length === 1, "the pending delivery");
+    expect(got[0]).toEqual({
+      messageId: "00000000-0000-4000-8000-000000000001",
+      payload: '{"n":1}',
+      attempt: 2,
+      publishedAt: new Date("2026-11-01T10:00:00Z"),
+      traceparent,
+    });
+    const tables = await driver.query("SELECT to_regclass('pubsub_message') AS t", []);
+    expect(tables).toEqual([{ t: null }]);
+    await expect.poll(() => storedMessages("true")).toBe(0);
   });
 });
 

@@ -4,7 +4,6 @@ import type { SqlDriver } from "../sql/driver.ts";
 import { applyMigrations } from "../sql/migrations.ts";
 import { Notifier, notifyChannel } from "./notifier.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
-import { sweepOrphanMessages } from "./sql-orphans.ts";
 import { pubsubMigrations } from "./sql-schema.ts";
 import { SqlSubscriber } from "./sql-subscriber.ts";
 
@@ -31,22 +30,19 @@ interface Pending {
 }
 
 /**
- * Durable pub/sub on the SQL store. Publishing inserts the message and one
- * delivery row per subscription in one statement; subscribers claim due rows
- * with FOR UPDATE SKIP LOCKED, so any number of instances share the work.
+ * Durable pub/sub on the SQL store. Publishing inserts one delivery row per
+ * subscription, each carrying the message, in one statement; subscribers claim due
+ * rows with FOR UPDATE SKIP LOCKED, so any number of instances share the work.
  *
  * A message published to a topic without subscriptions is not stored: as with
  * Encore's cloud providers (a GCP topic or SNS topic without subscriptions), no
  * one would ever receive it, and nothing would ever delete it. Its publish still
- * resolves to a message id. Such messages stored by earlier versions are swept
- * at start (sql-orphans.ts).
+ * resolves to a message id.
  */
 export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const { driver } = options;
   let routes: { topics: string[]; subscriptions: string[] } = { topics: [], subscriptions: [] };
   let routed = new Set<string>();
-  let closed = false;
-  let sweep: Promise<unknown> | undefined;
   const subscribers = new Map<string, SqlSubscriber>();
   const notifier = new Notifier(
     options.listenUrl,
@@ -66,14 +62,11 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     const topics = [...new Set(batch.map((p) => p.topic))];
     // The NOTIFY goes in the same statement: it is sent at commit, one round trip for both.
     await driver.query(
-      `WITH m AS (
-         INSERT INTO pubsub_message (id, topic, payload, traceparent)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[])
-         RETURNING id, topic),
-       d AS (
-         INSERT INTO pubsub_delivery (topic, subscription, message_id)
-         SELECT m.topic, s.subscription, m.id
-         FROM m JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic)
+      `WITH d AS (
+         INSERT INTO pubsub_delivery (topic, subscription, message_id, payload, traceparent)
+         SELECT m.topic, s.subscription, m.id, m.payload, m.traceparent
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[]) AS m (id, topic, payload, traceparent)
+           JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic)
        SELECT pg_notify($7, t) FROM unnest($8::text[]) AS t`,
       [
         batch.map((p) => p.id),
@@ -102,16 +95,6 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
       };
       routed = new Set(routes.topics);
       await notifier.start();
-      // Once per provider, in the background: start-up does not wait for a large table to be walked.
-      sweep ??= sweepOrphanMessages(driver, () => closed).then(
-        (deleted) => {
-          if (deleted > 0) options.log.info?.({ deleted }, "pub/sub: deleted stored messages no subscription will ever receive");
-        },
-        (err: unknown) => {
-          sweep = undefined; // the next start tries again
-          options.log.warn({ err }, "pub/sub: deleting stored messages no subscription will receive failed");
-        },
-      );
     },
 
     async publish(topic, payload, traceparent) {
@@ -162,9 +145,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     },
 
     async close(graceMs) {
-      closed = true;
       await Promise.all([...subscribers.values()].map((s) => s.close(graceMs)));
-      await sweep;
       await notifier.close();
     },
   };

@@ -4,9 +4,10 @@ import type { Migration } from "../sql/migrations.ts";
 export const pubsubDatabaseName = "encore_pubsub";
 
 /**
- * One row per message, one row per (subscription, message) still to be handled.
- * A delivery is `ready` (due at visible_at), `leased` (being handled until
- * visible_at, its ack deadline; after that it is due again) or `dead`.
+ * One row per (subscription, message) still to be handled, carrying the message
+ * (since version 3; before, messages had a table of their own). A delivery is `ready`
+ * (due at visible_at), `leased` (being handled until visible_at, its ack deadline;
+ * after that it is due again) or `dead`.
  */
 export const pubsubMigrations: Migration[] = [
   {
@@ -41,5 +42,29 @@ export const pubsubMigrations: Migration[] = [
     name: "message_traceparent",
     file: "runtime/internal/pubsub/sql-schema.ts",
     sql: "ALTER TABLE pubsub_message ADD COLUMN traceparent text;",
+  },
+  {
+    // Each delivery carries its message: publishing writes one row per subscription
+    // instead of a message and its deliveries, claiming reads no second table, and
+    // acknowledging deletes one row with no check of the other subscriptions. A topic with
+    // several subscriptions stores its payload once per subscription. Deliveries pending
+    // now take their message along; messages without any (never to be delivered) go.
+    // Instances of the earlier version fail to publish or claim once this has run, so
+    // they are to be stopped before (or as) the new version starts.
+    version: 3,
+    name: "deliveries_carry_messages",
+    file: "runtime/internal/pubsub/sql-schema.ts",
+    sql: `
+      ALTER TABLE pubsub_delivery
+        ADD COLUMN payload text,
+        ADD COLUMN published_at timestamptz NOT NULL DEFAULT now(),
+        ADD COLUMN traceparent text;
+      UPDATE pubsub_delivery d
+      SET payload = m.payload, published_at = m.published_at, traceparent = m.traceparent
+      FROM pubsub_message m WHERE m.id = d.message_id;
+      ALTER TABLE pubsub_delivery ALTER COLUMN payload SET NOT NULL;
+      DROP INDEX pubsub_delivery_message;
+      DROP TABLE pubsub_message CASCADE;
+    `,
   },
 ];
