@@ -83,6 +83,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const rows: Row[] = [];
   let exact: ExactRun = { code: "", answered: 0, humans: 0 };
   let latency: LatencyResult | undefined;
+  let drain: ShortenDrain = { seconds: [], runSeconds: seconds };
 
   const bare = await startBare();
   const app = await startApp(env);
@@ -118,6 +119,9 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     ];
     const results: LoadResult[][] = scenarios.map(() => []);
     const ratios: number[][] = scenarios.map(() => []);
+    // (d)'s events: how long after each shorten run its url-shortened events took to be
+    // published and counted by analytics.
+    const shortenDrains: number[] = [];
     for (const pass of passes) {
       for (let round = 0; round < rounds; round++) {
         for (const i of pass) {
@@ -127,7 +131,8 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
           results[0]!.push(base);
           results[i]!.push(result);
           ratios[i]!.push(result.rps / base.rps);
-          await settle(databaseServer, prefix);
+          const drainedMs = await settle(databaseServer, prefix);
+          if (i === shortenScenario) shortenDrains.push(drainedMs);
         }
       }
     }
@@ -136,6 +141,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
       if (i === 0) rows.push({ name, result, ratio: 1, rounds: "baseline" });
       else rows.push({ name, result, ratio: middle(ratios[i]!, (r) => r), rounds: ratios[i]!.map((r) => r.toFixed(2)).join(" ") });
     });
+    drain = { seconds: shortenDrains.map((ms) => ms / 1000), runSeconds: seconds };
     exact = await exactClicks(app);
     latency = await measureAnalyticsLatency(app.url, { serverUrl: databaseServer, database: `${prefix}url` });
   } finally {
@@ -155,6 +161,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   rmSync(dataDir, { recursive: true, force: true });
   printTable(engine, rows);
   const latencyOk = latency ? printAnalyticsLatency(latency) : false;
+  const drainOk = printShortenDrain(drain);
 
   // A timed run ends with requests in flight: the server answered (and counted) them,
   // the load generator stopped listening. So the timed totals can differ by at most
@@ -170,7 +177,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
       `(${storedTotal - answered} answered after the generator's deadline; at most ${slack}) -> ${totalOk ? "consistent" : "MISMATCH"}`,
   );
   console.log(analytics.lines.join("\n") + "\n");
-  if (!exactOk || !totalOk || !analytics.ok || !latencyOk) process.exitCode = 1;
+  if (!exactOk || !totalOk || !analytics.ok || !latencyOk || !drainOk) process.exitCode = 1;
 }
 
 const exactRequests = 20_000;
@@ -230,6 +237,26 @@ async function startBare(): Promise<{ url: string; stop: () => Promise<void> }> 
   };
 }
 
+/** The index of (d) in the scenarios. */
+const shortenScenario = 3;
+
+interface ShortenDrain {
+  /** Per round of (d): seconds from the end of its run until its events were all handled. */
+  readonly seconds: readonly number[];
+  readonly runSeconds: number;
+}
+
+/** Prints how long (d)'s event backlog took to drain, against twice the run's duration; true when within. */
+function printShortenDrain({ seconds: drains, runSeconds }: ShortenDrain): boolean {
+  const worst = Math.max(...drains);
+  const ok = drains.length > 0 && worst <= 2 * runSeconds;
+  console.log(
+    `events after (d): the url-shortened backlog of each ${runSeconds} s shorten run drained in ${drains.map((s) => s.toFixed(1)).join(", ")} s ` +
+      `(at most ${2 * runSeconds} s, twice the run) -> ${ok ? "within" : "TOO SLOW"}`,
+  );
+  return ok;
+}
+
 /** Longest a settle waits for the app's background work to drain. */
 const drainTimeoutMs = 300_000;
 
@@ -238,9 +265,10 @@ const drainTimeoutMs = 300_000;
  * measured: url-shortened events still in url's outbox or waiting for the analytics
  * subscription (the seeding's 100,000, or a shorten run's, would otherwise be handled
  * during the next scenario and count against it), then dead rows and dirty pages. Only
- * the SQL provider's backlog is waited for: the bench runs without NATS_URL.
+ * the SQL provider's backlog is waited for: the bench runs without NATS_URL. Resolves
+ * with how long the events took to drain.
  */
-async function settle(serverUrl: string, prefix: string): Promise<void> {
+async function settle(serverUrl: string, prefix: string): Promise<number> {
   const started = Date.now();
   const [urlDb, pubsubDb] = [`${prefix}url`, `${prefix}encore_pubsub`].map((database) => {
     const url = new URL(serverUrl);
@@ -270,6 +298,7 @@ async function settle(serverUrl: string, prefix: string): Promise<void> {
     await pubsubDb!.query("VACUUM ANALYZE pubsub_delivery");
     await urlDb!.query("VACUUM ANALYZE urls");
     await urlDb!.query("CHECKPOINT");
+    return drainedMs;
   } finally {
     await Promise.all([urlDb!.end(), pubsubDb!.end()]);
   }
