@@ -36,6 +36,13 @@ module.exports = {
       from: { path: "^runtime/(cli|encore\\.dev|internal|loader|vitest)/", pathNot: "\\.test\\.ts$|/testdata/" },
       to: { path: "^runtime/test/" },
     },
+    {
+      name: "comparison-queues-in-bench-only",
+      severity: "error",
+      comment: "Graphile Worker is a dev dependency for bench:pubsub to measure against; nothing the app or the runtime runs may use it.",
+      from: { pathNot: "^bench/" },
+      to: { path: "node_modules/graphile-worker/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
