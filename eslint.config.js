@@ -5,6 +5,9 @@ import tseslint from "typescript-eslint";
 // The Encore app: its service folders and its shared code (limits/), as .dependency-cruiser.cjs lists them.
 const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web", "limits"];
 
+// Graphile Worker is a dev dependency for bench:pubsub to measure the SQL provider against; nothing else may use it.
+const benchOnly = { name: "graphile-worker", message: "Graphile Worker is only bench:pubsub's point of comparison (bench/)" };
+
 export default tseslint.config(
   { ignores: ["node_modules/", "encore.gen/", ".data/", "runtime/internal/parser/testdata/", "runtime/testdata/", "frontend/dist/", "frontend/src/client.gen.ts", "runtime/dashboard/dist/"] },
   js.configs.recommended,
@@ -15,6 +18,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-non-null-assertion": "off",
     },
+  },
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["bench/**"],
+    rules: { "no-restricted-imports": ["error", { paths: [benchOnly] }] },
   },
   {
     // The web front end and the development dashboard's page run in the browser.
@@ -28,6 +36,7 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
+          paths: [benchOnly],
           patterns: [
             { regex: "(^|/)runtime(/|$)", message: "app code imports encore.dev/* or ~encore/*, never runtime/" },
             {
