@@ -46,6 +46,8 @@ interface Queued extends Claimed {
 export class SqlSubscriber {
   #running = 0;
   #pumping = false;
+  /** The look running now, if any: close() lets a claim in flight end and hand back what it took. */
+  #pumpRun: Promise<void> = Promise.resolve();
   #again = false;
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
@@ -97,16 +99,21 @@ export class SqlSubscriber {
       this.#again = true;
       return;
     }
-    void this.pump();
+    this.#pumpRun = this.pump();
   }
 
   async close(graceMs: number): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.handBack(this.#queue.splice(0));
+    const drained = (async () => {
+      await this.#pumpRun;
+      // Handlers, outcomes being written, and hand-backs, including any started meanwhile.
+      while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    })();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([Promise.allSettled([...this.#inFlight]), grace]);
+    await Promise.race([drained, grace]);
     clearTimeout(timer);
   }
 
@@ -139,7 +146,10 @@ export class SqlSubscriber {
           const sentAt = performance.now();
           const { claimed, nextDueMs } = await claimDue(this.driver, this.spec, this.room);
           this.adjustAhead(sentAt);
-          for (const c of claimed) this.#queue.push({ ...c, leasedAt: sentAt });
+          const leased = claimed.map((c) => ({ ...c, leasedAt: sentAt }));
+          // Closed while claiming: what was taken goes back at once, unstarted.
+          if (this.#closed) this.handBack(leased);
+          else this.#queue.push(...leased);
           this.startQueued();
           nextLookMs = nextDueMs;
           // More are due now only when the claim took all it could and the next is due already.
@@ -159,7 +169,7 @@ export class SqlSubscriber {
     }
     // Woken while claiming: that wake-up must not be lost, as no timer may follow.
     if (this.#again && !this.#closed) {
-      void this.pump();
+      this.#pumpRun = this.pump();
       return;
     }
     // Without LISTEN, another instance's publish wakes nobody here: look every interval.
