@@ -6,6 +6,8 @@ const longestTimerMs = 2_147_483_647;
 
 /** A delivery leased to this instance, as the claim returns it. */
 export interface Claimed {
+  /** Where the leased row version is (its ctid, as text): how its acknowledgement finds it. */
+  readonly row_id: string;
   readonly message_id: string;
   readonly attempts: number;
   readonly payload: string;
@@ -66,7 +68,7 @@ export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: 
        SET state = 'leased', attempts = d.attempts + 1, visible_at = now() + $3 * interval '1 millisecond'
        FROM due
        WHERE d.ctid = due.ctid
-       RETURNING d.message_id, d.attempts, d.payload, d.published_at, d.traceparent),
+       RETURNING d.ctid::text AS row_id, d.message_id, d.attempts, d.payload, d.published_at, d.traceparent),
      next AS (
        SELECT (EXTRACT(EPOCH FROM (LEAST(
                  (SELECT min(visible_at) FROM pubsub_delivery
@@ -84,17 +86,33 @@ export async function claimDue(db: SqlQueryable, spec: SubscriptionSpec, limit: 
   };
 }
 
+/** A delivery handled successfully, and where the claim left its row. */
+export interface Acknowledged extends Settled {
+  readonly rowId: string;
+}
+
 /**
  * Acknowledges a batch: deletes each delivery still under the lease that ran it (a
  * handler that ran past its deadline must not delete the redelivery that replaced it).
+ *
+ * The rows are found by where the claim left them (`ctid`, a TID scan), and kept only
+ * when they are still that lease: same message, attempt and state. Every other update of
+ * a leased row (a new claim once the lease ran out, a retry, a hand-back) happens only
+ * after the lease ends, so a row that moved is one this ack must not delete anyway;
+ * only a table rewrite by an operator (VACUUM FULL, CLUSTER) moves a live lease, and
+ * then its message is delivered again when the lease runs out: at least once.
+ * Looking rows up by subscription instead let the planner, on a table without
+ * statistics (a new queue; autovacuum off), walk the subscription's whole index for
+ * each batch: 0.86 ms an ack against 0.08. The comparisons are written with
+ * IS NOT DISTINCT FROM, which no index serves, so the TID scan is the only plan.
  */
-export async function acknowledge(db: SqlQueryable, spec: SubscriptionSpec, batch: readonly Settled[]): Promise<void> {
+export async function acknowledge(db: SqlQueryable, spec: SubscriptionSpec, batch: readonly Acknowledged[]): Promise<void> {
   await db.query(
     `DELETE FROM pubsub_delivery d
-     USING unnest($3::uuid[], $4::int[]) AS a (message_id, attempts)
-     WHERE d.topic = $1 AND d.subscription = $2 AND d.message_id = a.message_id
-       AND d.attempts = a.attempts AND d.state = 'leased'`,
-    [spec.topic, spec.name, batch.map((s) => s.messageId), batch.map((s) => s.attempt)],
+     WHERE d.ctid = ANY($3::tid[])
+       AND (d.topic, d.subscription, d.state) IS NOT DISTINCT FROM ($1, $2, 'leased')
+       AND d.message_id::text || '/' || d.attempts = ANY($4::text[])`,
+    [spec.topic, spec.name, batch.map((a) => a.rowId), batch.map((a) => `${a.messageId}/${a.attempt}`)],
   );
 }
 

@@ -1,7 +1,7 @@
 import { cargo, type QueueObject } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
-import { acknowledge, claimDue, dropExpired, recordFailures, release, type Claimed, type Failed, type Settled } from "./sql-deliveries.ts";
+import { acknowledge, claimDue, dropExpired, recordFailures, release, type Acknowledged, type Claimed, type Failed, type Settled } from "./sql-deliveries.ts";
 
 /**
  * Most deliveries one statement claims or settles, so "no concurrency limit" stays
@@ -64,7 +64,7 @@ export class SqlSubscriber {
   #rateMark = { at: 0, finished: 0 };
   /** Handlers running, and outcomes not yet written: what close() waits for. */
   readonly #inFlight = new Set<Promise<unknown>>();
-  readonly #acks: QueueObject<Settled>;
+  readonly #acks: QueueObject<Acknowledged>;
   readonly #failures: QueueObject<Failed>;
 
   /**
@@ -81,7 +81,7 @@ export class SqlSubscriber {
     private readonly pollIntervalMs: number,
     private readonly listening: () => boolean = () => false,
   ) {
-    this.#acks = cargo<Settled>(async (batch: Settled[]) => {
+    this.#acks = cargo<Acknowledged>(async (batch: Acknowledged[]) => {
       await acknowledge(driver, spec, batch);
       // The pending look was timed for these leases running out; settled, they never will.
       if (this.#timer !== undefined) this.wake();
@@ -228,11 +228,11 @@ export class SqlSubscriber {
       publishedAt: c.published_at,
       ...(c.traceparent !== null && { traceparent: c.traceparent }),
     };
-    const done = this.handle(delivery).finally(() => this.#inFlight.delete(done));
+    const done = this.handle(delivery, c.row_id).finally(() => this.#inFlight.delete(done));
     this.#inFlight.add(done);
   }
 
-  private async handle(d: Delivery): Promise<void> {
+  private async handle(d: Delivery, rowId: string): Promise<void> {
     let failure: unknown;
     try {
       await this.handler(d);
@@ -249,7 +249,7 @@ export class SqlSubscriber {
     }
     const settled = { messageId: d.messageId, attempt: d.attempt };
     try {
-      if (failure === undefined) await this.#acks.pushAsync(settled);
+      if (failure === undefined) await this.#acks.pushAsync({ ...settled, rowId });
       else await this.nack(settled, failure);
     } catch (err) {
       // The lease runs out and the message is delivered again: at least once.
