@@ -20,6 +20,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { subscriptionSpec } from "../runtime/internal/pubsub/specs.ts";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { PostgresDriver } from "../runtime/internal/sql/postgres-driver.ts";
 import { dropDatabases } from "../runtime/vitest/databases.ts";
@@ -106,7 +107,6 @@ async function measure(serverUrl: string, system: System, workload: Workload, ha
 
 async function natsLive(url: string): Promise<number> {
   const { natsProvider, deleteNatsStreams } = await import("../runtime/internal/pubsub/nats-provider.ts");
-  const { subscriptionSpec } = await import("../runtime/internal/pubsub/specs.ts");
   const prefix = `bench${randomBytes(3).toString("hex")}`;
   const provider = natsProvider({ url, streamPrefix: prefix, logger: { warn: () => {}, error: () => {} } });
   const spec = subscriptionSpec("bench", "sink", { maxConcurrency: concurrency });

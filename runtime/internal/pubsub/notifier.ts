@@ -60,7 +60,7 @@ export class Notifier {
 
   /** Tells other instances these topics have new messages (PostgreSQL only). */
   async notify(db: SqlQueryable, topics: readonly string[]): Promise<void> {
-    if (!this.url || topics.length === 0) return;
+    if (!this.enabled || topics.length === 0) return;
     try {
       await db.query(`SELECT pg_notify('${notifyChannel}', t) FROM unnest($1::text[]) AS t`, [topics]);
     } catch (err) {
