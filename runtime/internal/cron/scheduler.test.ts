@@ -187,14 +187,16 @@ describe("the cron scheduler", () => {
     const job = freshJob({ kind: "every", minutes: 1 });
     const store = new CronStore(primary, { staleAfterMs: minute });
     await store.migrate(); // the slow part of start(), done before the clock is set
-    // A clock running a second before a minute boundary, so the real timer has a tick to wait for.
-    const offset = Math.ceil(Date.now() / minute) * minute + minute - 1_000 - Date.now();
+    // A clock running 5 s before a minute boundary, so the real timer has a tick to wait for. With
+    // only 1 s, a start() slowed by a loaded machine (its migrate and register) once registered the
+    // job after the boundary had passed, and the next tick was a minute away.
+    const offset = Math.ceil(Date.now() / minute) * minute + minute - 5_000 - Date.now();
     const clock = { now: () => new Date(Date.now() + offset) };
     let ranAt: Date | undefined;
     const scheduler = new CronScheduler({ jobs: [job], store, runJob: async () => void (ranAt = clock.now()), log: silent, clock });
     await scheduler.start();
     try {
-      await expect.poll(() => ranAt, { timeout: 10_000 }).toBeDefined();
+      await expect.poll(() => ranAt, { timeout: 15_000 }).toBeDefined();
       expect(ranAt!.getTime() % minute).toBeLessThan(2_000); // at the tick, not at start-up (59 s past one)
       await expect.poll(async () => (await store.runsOf(job.name)).map((r) => r.outcome)).toEqual(["succeeded"]);
     } finally {
