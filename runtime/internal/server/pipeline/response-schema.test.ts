@@ -59,12 +59,57 @@ describe("outside unions, a value is written as it was returned", () => {
     expect(write(response, { kind: null })).toEqual({ kind: null });
   });
 
-  test("a Date is written as its ISO text", () => {
-    expect(write(obj({ at: { type: "string", format: "date-time", "x-encore-type": "date" } }), { at: new Date(0) })).toEqual({ at: "1970-01-01T00:00:00.000Z" });
+  test("a Date is written as its ISO text, in a union's row too", () => {
+    const date: JSONSchema = { type: "string", format: "date-time", "x-encore-type": "date" };
+    expect(write(obj({ at: date }), { at: new Date(0) })).toEqual({ at: "1970-01-01T00:00:00.000Z" });
+    const row: JSONSchema = { anyOf: [obj({ id: num, at: date }), { type: "null" }] };
+    expect(write(obj({ row }), { row: { id: 1, at: new Date(0) } })).toEqual({ row: { id: 1, at: "1970-01-01T00:00:00.000Z" } });
   });
 
   test("a handler's null answers {}: the root keeps its object type", () => {
     expect(write(obj({ id: num }), null)).toEqual({});
+  });
+});
+
+describe("a value of another JSON type than declared is written as it is, as Encore writes it", () => {
+  // Encore's `simple-event-driven` example: `id: string` filled from a BIGSERIAL column,
+  // which Encore's SQL driver (and this runtime's) reads as a number.
+  const eventDrivenUser = obj({ id: str, name: str, email: str });
+
+  test("a number in a string field stays a number, in a list of rows too", () => {
+    const users = [{ name: "Ada", email: "ada@example.com", id: 1 }];
+    expect(write(obj({ users: { type: "array", items: eventDrivenUser } }), { users })).toEqual({ users });
+    expect(write(obj({ id: str }), { id: 42 })).toEqual({ id: 42 });
+  });
+
+  test("a numeric string in a number field stays a string (node-postgres's COUNT(*) and BIGINT)", () => {
+    expect(write(obj({ count: num, total: { type: ["number", "null"] } }), { count: "12", total: "9007199254740993" })).toEqual({
+      count: "12",
+      total: "9007199254740993",
+    });
+    expect(write(obj({ count: num }), { count: "not a number" })).toEqual({ count: "not a number" });
+  });
+
+  test("a boolean, a string, an array or an object where another is declared is written as it is", () => {
+    const response = obj({ flag: { type: "boolean" }, tags: { type: "array", items: str }, owner: user, at: { type: "string", format: "date-time" } });
+    const returned = { flag: "yes", tags: "a,b", owner: [1, 2], at: 1700000000 };
+    expect(write(response, returned)).toEqual(returned);
+    expect(write(response, { owner: "ada", tags: { first: "a" } })).toEqual({ owner: "ada", tags: { first: "a" } });
+  });
+
+  test("a row of User | null with an id of another type keeps its branch: undeclared fields still dropped", () => {
+    expect(write(obj({ user: userOrNull }), { user: { id: "7", name: "Ada", password_hash: "x" } })).toEqual({ user: { id: "7", name: "Ada" } });
+  });
+
+  test("inside a union, a literal still picks the branch whatever the other fields' types", () => {
+    const shape: JSONSchema = { anyOf: [obj({ kind: { const: "circle" }, radius: num }), obj({ kind: { const: "square" }, side: num })] };
+    expect(write(obj({ shape }), { shape: { kind: "square", side: "2", radius: 1 } })).toEqual({ shape: { kind: "square", side: "2" } });
+  });
+
+  test("a union of a scalar and an object picks by the value's type", () => {
+    const response = obj({ owner: { anyOf: [str, user] } });
+    expect(write(response, { owner: { id: 1, name: "Ada", password_hash: "x" } })).toEqual({ owner: { id: 1, name: "Ada" } });
+    expect(write(response, { owner: "ada" })).toEqual({ owner: "ada" });
   });
 });
 
