@@ -54,6 +54,32 @@ test("with a vitest config, vitest decides where the tests are, and none found p
   expect(code).toBe(0);
 }, 120_000);
 
+// Encore's react-starter: a front end's vite.config.ts at the app's root, vite installed
+// for it, no vitest and no tests. The config is not vitest's to read: nothing was found.
+test("an app with a front end's vite.config.ts, no test files and no vitest passes, saying none were found", async () => {
+  const app = helloWorld("front-end-config-no-vitest", { withTests: false, withPackages: false });
+  writeFileSync(path.join(app, "vite.config.ts"), 'import { defineConfig } from "vite";\nexport default defineConfig({ plugins: [] });\n');
+  const { code, output } = await encoreSelfhostTest(app);
+  expect(output).toMatch(/No test files found in .*front-end-config-no-vitest .*vite\.config\.ts was not read, vitest not being installed/);
+  expect(code).toBe(0);
+}, 120_000);
+
+test("an app with vitest's own config, no test files and no vitest passes too, saying the config was not read", async () => {
+  const app = helloWorld("vitest-config-no-vitest", { withTests: false, withPackages: false });
+  writeFileSync(path.join(app, "vitest.config.ts"), 'export default { test: { include: ["checks/**/*.check.ts"] } };\n');
+  const { code, output } = await encoreSelfhostTest(app);
+  expect(output).toMatch(/No test files found .*vitest\.config\.ts was not read/);
+  expect(code).toBe(0);
+}, 120_000);
+
+test("an app with a front end's vite.config.ts and test files, but no vitest, is told to install it", async () => {
+  const app = helloWorld("front-end-config-tests-no-vitest", { withTests: true, withPackages: false });
+  writeFileSync(path.join(app, "vite.config.ts"), "export default {};\n");
+  const { code, output } = await encoreSelfhostTest(app);
+  expect(output).toContain(`which has test files (${path.join("hello", "hello.test.ts")}): npm install --save-dev vitest`);
+  expect(code).toBe(1);
+}, 120_000);
+
 test("an app with test files and no vitest is told to install it, and fails", async () => {
   const { code, output } = await encoreSelfhostTest(helloWorld("tests-no-vitest", { withTests: true, withPackages: false }));
   expect(output).toContain(

@@ -13,17 +13,20 @@ const install = "npm install --save-dev vitest";
 
 /** Runs the app's tests once (`vitest run`), passing `args` through; sets the exit code. */
 export async function runTests(args) {
-  // Without a config or arguments that say otherwise, where the tests are is known without
-  // vitest: an app with none passes, as under `encore test`, whether vitest is installed or not.
   const config = vitestConfigFile(appRoot);
-  const tests = config ? [] : defaultTestFiles(appRoot);
-  if (!config && tests.length === 0 && argumentsKeepDefaults(args)) {
-    console.log(`No test files found in ${appRoot} (vitest's default include, **/*.{test,spec}.?(c|m)[jt]s?(x), outside node_modules, .git, encore.gen and .data): nothing to run`);
+  const vitest = appVitest();
+  // Where the tests are is known without vitest when no config can move them, and when
+  // vitest is not installed to read one (a front end's vite.config.ts, in Encore's starters,
+  // says nothing about tests): then vitest's default include decides. An app with no test
+  // files passes, as under `encore test`, whatever config files it has.
+  const tests = config && vitest ? [] : defaultTestFiles(appRoot);
+  if ((!config || !vitest) && tests.length === 0 && argumentsKeepDefaults(args)) {
+    const unread = config ? `; ${path.relative(appRoot, config)} was not read, vitest not being installed` : "";
+    console.log(`No test files found in ${appRoot} (vitest's default include, **/*.{test,spec}.?(c|m)[jt]s?(x), outside node_modules, .git, encore.gen and .data${unread}): nothing to run`);
     return;
   }
-  const vitest = appVitest();
   if (!vitest) {
-    const why = config ? `and ${path.relative(appRoot, config)} says where its tests are` : `which has test files (${tests.join(", ")})`;
+    const why = tests.length > 0 ? `which has test files (${tests.join(", ")})` : `and the arguments given are vitest's (${args.join(" ")})`;
     return refuse(`vitest is not installed in this app, ${why}: ${install}`);
   }
   const { parseCLI, startVitest } = await import(pathToFileURL(vitest.nodeApi).href);
