@@ -1,0 +1,4 @@
+import { Service } from "encore.dev/service";
+
+// The user service: accounts kept in its own PostgreSQL database.
+export default new Service("user");
