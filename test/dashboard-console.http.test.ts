@@ -12,11 +12,14 @@ import type { DatabasesState, QueryResult } from "../runtime/internal/dashboard/
 import type { Dashboard } from "../runtime/internal/dashboard/server.ts";
 import { config } from "../runtime/internal/config/mod.ts";
 import { startPubSub } from "../runtime/internal/pubsub/mod.ts";
+import { runReadOnly, statementTimeoutMs } from "../runtime/internal/dashboard/sql-console.ts";
 import { ConsoleLogin } from "../runtime/internal/sql/console-login.ts";
+import { consoleRole } from "../runtime/internal/sql/console-role.ts";
 import { createDevCalls } from "../runtime/internal/server/runtime-routes/dev-calls.ts";
 import { startTestDashboard, type TestDashboard } from "../runtime/test/dashboard.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db.ts";
+import { BlackHoleProxy } from "./faults/black-hole.ts";
 
 let app: TestServer;
 let dashboard: Dashboard;
@@ -169,6 +172,71 @@ describe("the answer is bounded", () => {
     expect(Date.now() - started).toBeLessThan(12_000);
   });
 });
+
+describe("the answer comes at the statement timeout, whatever the server does", () => {
+  /** The console answers at most this long after its query starts: the timeout, a grace of 1 s, and 3 s for a busy machine. */
+  const answeredWithinMs = statementTimeoutMs + 1_000 + 3_000;
+
+  test("an expression PostgreSQL cannot interrupt, a chain of numeric divisions (seconds each on PostgreSQL 15), is answered 504 soon after 5 s, not when the server is done", async () => {
+    // PostgreSQL checks for the timeout's cancel between rows, not inside one expression:
+    // this one ran 15 s, to the console's old deadline, under its 5 s statement timeout.
+    const divisions = Array.from({ length: 8 }, () => "x / y").join(" + ");
+    const started = Date.now();
+    const { status, body } = await sql(`SELECT scale(${divisions}) FROM (SELECT 10::numeric ^ 130000 - 1 AS x, 7::numeric ^ 100000 + 1 AS y) s`);
+    const tookMs = Date.now() - started;
+    // On a machine fast enough to finish the divisions in time there is nothing to stop.
+    if (status !== 200) expect([status, body.code]).toEqual([504, "deadline_exceeded"]);
+    expect(tookMs).toBeLessThan(answeredWithinMs);
+  }, 30_000);
+
+  test("a server that stops answering mid-query: 504 at the statement timeout and its grace, saying the console ended its session", async () => {
+    const server = new URL(config().databaseUrl!);
+    const proxy = await BlackHoleProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
+    try {
+      server.host = `127.0.0.1:${proxy.port}`;
+      // The password the dashboard's console keeps for this server: the same role, reached through the proxy.
+      const login = await ConsoleLogin.prepare(server.href, path.join(config().dataDir, "console-password"));
+      if (!(login instanceof ConsoleLogin)) throw new Error(login.reason);
+      const started = Date.now();
+      const answer = runReadOnly(login, "postgres", "SELECT pg_sleep(2) AS slept").then(
+        () => null,
+        (err: Error & { code?: string }) => err,
+      );
+      // Once the query sleeps on the server, nothing more reaches the console: not its rows, not the timeout's cancel.
+      await untilTrue(async () => (await activeConsoleSleeps()) > 0);
+      proxy.cut();
+      const err = await answer;
+      expect(err?.code).toBe("deadline_exceeded");
+      expect(err?.message).toMatch(/ran past the console's limit of 5 s .*; the console ended its session/);
+      expect(Date.now() - started).toBeLessThan(answeredWithinMs);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+});
+
+/** Console sessions whose query is sleeping on the server now. */
+async function activeConsoleSleeps(): Promise<number> {
+  const admin = new pg.Client({ connectionString: config().databaseUrl! });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1 AND state = 'active' AND wait_event = 'PgSleep'",
+      [consoleRole],
+    );
+    return rows[0]!.n;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function untilTrue(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("the console's query never ran on the server");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe("nothing is left behind", () => {
   const key = 700_000 + Math.floor(Math.random() * 100_000);

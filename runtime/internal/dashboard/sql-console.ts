@@ -13,8 +13,15 @@ export const maxRows = 1000;
 export const maxBytes = 4 * 1024 * 1024;
 /** How long one statement may run on the server. */
 export const statementTimeoutMs = 5_000;
-/** How long the whole exchange may take (login, declare, fetch), whatever the server does. */
-const deadlineMs = 15_000;
+/**
+ * How long past the statement timeout the console waits for the server's own cancel, which
+ * PostgreSQL delivers at its next interrupt check. An expression it cannot interrupt (a chain
+ * of numeric divisions, to_tsvector of a huge text) runs on past the timeout, for as long as
+ * it takes: past this grace the console ends its session and answers, whatever the server does.
+ */
+const cancelGraceMs = 1_000;
+/** How long logging in may take (the role put back in shape first, when another process changed it). */
+const loginDeadlineMs = 15_000;
 /** Statements running at once: each may hold up to maxBytes here. */
 const maxRunning = 4;
 const cursor = "encore_dashboard_console";
@@ -36,18 +43,25 @@ export async function runReadOnly(login: ConsoleLogin, database: string, sql: st
   if (running >= maxRunning) throw APIError.resourceExhausted(`the console runs ${maxRunning} statements at a time; wait for one to finish`);
   running++;
   const meter = new ByteMeter(maxBytes);
-  const deadline = setTimeout(() => meter.stop("deadline"), deadlineMs);
+  let deadline = setTimeout(() => meter.stop("deadline"), loginDeadlineMs);
+  let querying = false;
+  /** From the query on, the statement timeout and its grace bound the rest, login excluded. */
+  const queryStarts = () => {
+    clearTimeout(deadline);
+    querying = true;
+    deadline = setTimeout(() => meter.stop("deadline"), statementTimeoutMs + cancelGraceMs);
+  };
   let client: pg.Client | null = null;
   try {
     client = await login.connect(database, {
       stream: meter.socket,
       types: typeParsers,
-      connectionTimeoutMillis: deadlineMs,
+      connectionTimeoutMillis: loginDeadlineMs,
     });
     meter.follow(client.connection.stream);
-    return await readQuery(client, meter, sql);
+    return await readQuery(client, meter, sql, queryStarts);
   } catch (err) {
-    throw consoleError(err, meter, database);
+    throw consoleError(err, meter, database, querying);
   } finally {
     running--;
     // Ending the session is what clears its state: the server releases its locks before it
@@ -57,7 +71,8 @@ export async function runReadOnly(login: ConsoleLogin, database: string, sql: st
   }
 }
 
-async function readQuery(client: pg.Client, meter: ByteMeter, sql: string): Promise<QueryResult> {
+async function readQuery(client: pg.Client, meter: ByteMeter, sql: string, queryStarts: () => void): Promise<QueryResult> {
+  queryStarts();
   // The role's own defaults say the same; set again here in case the role was altered.
   await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeoutMs}`);
   const started = performance.now();
@@ -129,8 +144,13 @@ function atUserPosition(err: unknown): unknown {
 }
 
 /** What went wrong, as the developer should read it: PostgreSQL's refusal as 400 with its message, never a 500. */
-function consoleError(err: unknown, meter: ByteMeter, database: string): unknown {
-  if (meter.cut === "deadline") return APIError.deadlineExceeded(`the statement took longer than ${deadlineMs / 1000} s; the console ended its session`);
+function consoleError(err: unknown, meter: ByteMeter, database: string, querying: boolean): unknown {
+  if (meter.cut === "deadline" && !querying) return APIError.unavailable(`logging in to ${database} took longer than ${loginDeadlineMs / 1000} s`);
+  if (meter.cut === "deadline") {
+    return APIError.deadlineExceeded(
+      `the query ran past the console's limit of ${statementTimeoutMs / 1000} s (PostgreSQL cannot stop some expressions at its statement timeout); the console ended its session`,
+    );
+  }
   if (meter.cut === "bytes") {
     return APIError.resourceExhausted(`the server's answer passed the console's limit of ${maxBytes / 1024 / 1024} MiB before any row; select fewer or shorter columns`);
   }
