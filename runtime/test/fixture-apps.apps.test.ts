@@ -1,7 +1,8 @@
 // The runtime as other apps get it: packed with `npm pack`, installed from the tarball
 // into copies of the fixture apps (runtime/testdata/apps, plain Encore.ts apps in the
 // shape of Encore's examples), then each app served by `start` and answering its HTTP
-// checks, its own tests passing under `test`, and stopping on SIGTERM within 2 s. Most
+// checks, its own tests passing under `test`, and stopping on SIGTERM with exit 0 (the
+// runtime exits 1 when it had to cut a stop short at its 10 s bound). Most
 // apps share one installation above their folders, which Node's resolution finds as it
 // would the app's own node_modules: one npm install, not one per app. An app marked
 // `"install": "own"` (its pinned versions would clash with the others') gets a folder of
@@ -13,6 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runtimeDir } from "../internal/config/app-root.mjs";
+import { shutdownTimeoutMs } from "../internal/server/lifecycle/shutdown.ts";
 import { closedPort } from "./closed-port.ts";
 import { runToEnd, startServing, userEnv, type Serving } from "./command.ts";
 import { dropDatabasesWithPrefix } from "./databases.ts";
@@ -197,14 +199,18 @@ describe.each(apps)("fixture app %s", (name) => {
     }, installMs);
   }
 
-  test("serves its endpoints under start, and stops on SIGTERM within 2 s with exit 0", async () => {
+  // How fast a stop is depends on the machine's load (2.4 s seen with both cores busy, where
+  // 0.3 s is usual): the promise tested is the runtime's own, a stop finished in full
+  // within shutdownTimeoutMs, which it reports by its exit code and a log line.
+  test("serves its endpoints under start, and stops on SIGTERM in full, with exit 0", async () => {
     const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0" }));
     try {
       await runChecks(server, expectations[name]?.checks ?? []);
     } finally {
       const stopping = Date.now();
       expect(await server.stop(), server.output()).toBe(0);
-      expect(Date.now() - stopping, server.output()).toBeLessThan(2_000);
+      expect(server.output()).not.toContain("shutdown took longer than");
+      expect(Date.now() - stopping, server.output()).toBeLessThan(shutdownTimeoutMs);
     }
   }, 120_000);
 
