@@ -94,7 +94,7 @@ describe("POST /me/api-keys", () => {
   });
 
   test.each<[string, unknown[], string]>([
-    ["no scope at all", [], "scopes must name at least one of links:read, links:write, analytics:read"],
+    ["no scope at all", [], "scopes must hold at least one of links:read, links:write, analytics:read"],
     ["an unknown scope", ["links:read", "account:write"], "scopes"],
   ])("%s is invalid_argument and stores nothing", async (_what, scopes, message) => {
     const ada = await signUp();

@@ -62,7 +62,7 @@ export const createApiKey = api(
     if (expiresAt !== undefined && !(expiresAt.getTime() > Date.now())) {
       throw APIError.invalidArgument("expiresAt must be a time in the future");
     }
-    if (scopes.length === 0) throw APIError.invalidArgument(`scopes must name at least one of ${apiKeyScopes.join(", ")}`);
+    if (scopes.length === 0) throw APIError.invalidArgument(`scopes must hold at least one of ${apiKeyScopes.join(", ")}`);
     const chosen = apiKeyScopes.filter((scope) => scopes.includes(scope)); // each once, in a fixed order
     const { key, keyHash, prefix } = generateApiKey();
     const caller = getAuthData()!; // auth: true, so the runtime only calls it signed in
