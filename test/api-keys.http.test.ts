@@ -37,7 +37,7 @@ async function signedIn(): Promise<{ userID: string; email: string; token: strin
   return { userID, email, token };
 }
 
-async function newKey(token: string, body: Record<string, unknown> = { name: "a script" }): Promise<{ id: string; key: string; prefix: string; scopes: string[] }> {
+async function newKey(token: string, body: Record<string, unknown> = { name: "a script" }): Promise<{ id: string; key: string; prefix: string }> {
   const res = await call("POST", "/me/api-keys", { token, body });
   expect(res.status).toBe(200);
   return res.body as { id: string; key: string; prefix: string };
