@@ -2,8 +2,8 @@
 // The app is genuine Encore.ts and the runtime is a package of its own: these rules
 // keep each side off the other's internals and keep every module graph acyclic.
 
-/** Top-level folders of the Encore app: services and the app's shared code (limits/). */
-const appFolders = "^(url|urlb|analytics|auth|users|orders|moderation|web|limits)/";
+/** Top-level folders of the Encore app: services and the app's shared code (limits/, access/). */
+const appFolders = "^(url|urlb|analytics|auth|users|orders|moderation|web|limits|access)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -3,6 +3,7 @@ import { SQLDatabase } from "encore.dev/storage/sqldb";
 import { SignJWT, type JWTPayload } from "jose";
 import { beforeAll, describe, expect, test, vi } from "vitest";
 import { users } from "~encore/clients";
+import { apiKeyScopes } from "../access/scopes";
 import { jwtKey } from "./config";
 import { auth } from "./gateway";
 import { login } from "./login";
@@ -44,8 +45,23 @@ async function expectRefused(authorization: string): Promise<void> {
 }
 
 describe("the auth handler", () => {
-  test("accepts a token from login, giving the user's id and email", async () => {
-    expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({ userID: alice.id, email: "alice@example.com", admin: false });
+  test("accepts a token from login, giving the user's id and email, as a login with every scope", async () => {
+    expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({
+      userID: alice.id,
+      email: "alice@example.com",
+      admin: false,
+      credential: "login",
+      scopes: ["links:read", "links:write", "analytics:read"],
+      credentialsVersion: 0,
+    });
+  });
+
+  test("refuses a login token sent as X-API-Key, and Authorization with X-API-Key together", async () => {
+    await expect(auth({ apiKey: validToken })).rejects.toMatchObject({ code: "unauthenticated", message: "invalid or expired token" });
+    await expect(auth({ authorization: `Bearer ${validToken}`, apiKey: validToken })).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: "send a credential in Authorization or in X-API-Key, not both",
+    });
   });
 
   test("takes the Bearer scheme in any case, and surrounding spaces", async () => {
@@ -118,17 +134,23 @@ describe("the auth handler", () => {
 });
 
 type Account = { id: string; email: string };
-const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false } });
+/** Signed in with a login token, as the endpoints that manage keys require. */
+const as = (user: Account, credentialsVersion = 0) => ({
+  authData: { userID: user.id, email: user.email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion },
+});
 let accounts = 0;
 const signUp = (email = `key-holder${++accounts}@example.com`) => users.create({ email, name: "K", age: 30, password: "a fine password" });
 const randomKey = () => `usk_${randomBytes(32).toString("base64url")}`;
 
 describe("API keys", () => {
-  test("a key in force gives its account", async () => {
+  test("a key in force gives its account and its scopes, by Authorization or by X-API-Key", async () => {
     const carol = await signUp();
-    const { key } = await users.createApiKey({ name: "ci" }, as(carol));
-    expect(await auth({ authorization: `Bearer ${key}` })).toEqual({ userID: carol.id, email: carol.email, admin: false });
+    const { key } = await users.createApiKey({ name: "ci", scopes: ["links:read"] }, as(carol));
+    const caller = { userID: carol.id, email: carol.email, admin: false, credential: "api-key", scopes: ["links:read"], credentialsVersion: 0 };
+    expect(await auth({ authorization: `Bearer ${key}` })).toEqual(caller);
     expect(await auth({ authorization: `bearer ${key}` })).toMatchObject({ userID: carol.id });
+    expect(await auth({ apiKey: key })).toEqual(caller);
+    expect(await auth({ apiKey: ` ${key} ` })).toEqual(caller);
   });
 
   test("malformed keys are refused without a lookup and count nothing: more of them than the budget leave a new key working", async () => {
@@ -148,41 +170,64 @@ describe("API keys", () => {
     await expectRefused(`Bearer usk_${"x".repeat(43)}`);
   });
 
-  test("a disabled account's token and keys are refused from the next request, and work again once enabled", async () => {
+  test("disabling an account ends its tokens and keys for good: enabled again, it signs in afresh", async () => {
     const frank = await signUp("frank@example.com");
     const { key } = await users.createApiKey({ name: "k" }, as(frank));
-    const { token } = await login({ email: "frank@example.com", password: "a fine password", forwardedFor: "192.0.2.3" });
+    const signIn = () => login({ email: "frank@example.com", password: "a fine password", forwardedFor: "192.0.2.3" });
+    const { token } = await signIn();
     await users.setAccountDisabled({ id: frank.id, disabled: true });
     await expectRefused(`Bearer ${token}`);
     await expectRefused(`Bearer ${key}`);
     await users.setAccountDisabled({ id: frank.id, disabled: false });
-    expect((await auth({ authorization: `Bearer ${token}` }))?.userID).toBe(frank.id);
-    expect((await auth({ authorization: `Bearer ${key}` }))?.userID).toBe(frank.id);
+    await expectRefused(`Bearer ${token}`);
+    await expectRefused(`Bearer ${key}`);
+    const fresh = await signIn();
+    expect(await auth({ authorization: `Bearer ${fresh.token}` })).toMatchObject({ userID: frank.id, credentialsVersion: 1 });
+  });
+
+  test("a password change ends every token and key issued before it, a token of the same second included; the new password's token works", async () => {
+    const grace = await signUp("grace@example.com");
+    const signIn = (password: string) => login({ email: "grace@example.com", password, forwardedFor: "192.0.2.6" });
+    const { key } = await users.createApiKey({ name: "k" }, as(grace));
+    const { token } = await signIn("a fine password");
+    await users.replace(
+      { id: grace.id, email: grace.email, name: "G", age: 30, password: "a new password", currentPassword: "a fine password" },
+      as(grace),
+    );
+    const { token: fresh } = await signIn("a new password");
+    // Tokens carry the account's credentials version, not a time: one issued in the same
+    // second as the change (as these two may be) is still told apart.
+    await expectRefused(`Bearer ${token}`);
+    await expectRefused(`Bearer ${key}`);
+    expect(await auth({ authorization: `Bearer ${fresh}` })).toMatchObject({ userID: grace.id, credential: "login" });
   });
 });
 
+const asAccount = (user: Account) => as(user);
+
 describe("the admin flag", () => {
-  test("is true for an account whose current email is in ADMIN_EMAILS, in any case, by token or key", async () => {
+  test("is true for an account whose current email is in ADMIN_EMAILS, in any case, by token; never by key", async () => {
     // The account exists before its email is listed, as an operator makes an admin: the
     // email is set behind the service's back, since the service refuses a listed one.
     const boss = await users.create({ email: "boss-to-be@example.com", name: "Boss", age: 50, password: "the boss's password" });
     await usersDb.exec`UPDATE users SET email = 'boss@EXAMPLE.com' WHERE id = ${boss.id}::uuid`;
     const { token } = await login({ email: "boss@example.com", password: "the boss's password", forwardedFor: "192.0.2.4" });
-    const as = { authData: { userID: boss.id, email: "boss@EXAMPLE.com", admin: true } };
+    const as = { authData: { ...asAccount({ id: boss.id, email: "boss@EXAMPLE.com" }).authData, admin: true } };
     const { key } = await users.createApiKey({ name: "admin script" }, as);
-    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: boss.id, email: "boss@EXAMPLE.com", admin: true });
-    expect(await auth({ authorization: `Bearer ${key}` })).toMatchObject({ admin: true });
+    expect(await auth({ authorization: `Bearer ${token}` })).toMatchObject({ userID: boss.id, email: "boss@EXAMPLE.com", admin: true });
+    expect(await auth({ authorization: `Bearer ${key}` })).toMatchObject({ admin: false, credential: "api-key" });
 
     // An email changed since login counts, not the one in the token.
-    await users.replace({ id: boss.id, email: "former-boss@example.com", name: "Boss", age: 50 }, as);
-    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: boss.id, email: "former-boss@example.com", admin: false });
+    const password = { currentPassword: "the boss's password" };
+    await users.replace({ id: boss.id, email: "former-boss@example.com", name: "Boss", age: 50, ...password }, as);
+    expect(await auth({ authorization: `Bearer ${token}` })).toMatchObject({ userID: boss.id, email: "former-boss@example.com", admin: false });
   });
 
   test("a listed email no account holds cannot be claimed, by signing up or by changing an email", async () => {
     const taken = { code: "already_exists", message: "an account with this email already exists" };
     await expect(users.create({ email: "Deputy@example.com", name: "D", age: 40, password: "a fine password" })).rejects.toMatchObject(taken);
     const mallory = await users.create({ email: "mallory@example.com", name: "M", age: 40, password: "a fine password" });
-    const as = { authData: { userID: mallory.id, email: mallory.email, admin: false } };
+    const as = asAccount(mallory);
     await expect(users.replace({ id: mallory.id, email: "deputy@EXAMPLE.com", name: "M", age: 40 }, as)).rejects.toMatchObject(taken);
     expect(await auth({ authorization: `Bearer ${(await login({ email: "mallory@example.com", password: "a fine password", forwardedFor: "192.0.2.5" })).token}` }))
       .toMatchObject({ email: "mallory@example.com", admin: false });
@@ -191,7 +236,7 @@ describe("the admin flag", () => {
 
 // Last in the file: it spends the file's budget of failed lookups for the rest of the minute.
 describe("guessing keys", () => {
-  test("past API_KEY_FAILURES_PER_MINUTE failed lookups a new key is 429; keys that worked go on working, a revoked one is refused", async () => {
+  test("past API_KEY_FAILURES_PER_MINUTE failed lookups unknown keys are 429; every key in force, a new one too, is answered", async () => {
     const erin = await signUp();
     const [worked, revoked, brandNew] = [
       await users.createApiKey({ name: "worked" }, as(erin)),
@@ -214,11 +259,13 @@ describe("guessing keys", () => {
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
 
-    await expect(auth({ authorization: `Bearer ${brandNew.key}` })).rejects.toMatchObject({ code: "resource_exhausted" });
+    // Looked up first, whatever the budget: a key that exists is answered, a never-used one too.
+    expect((await auth({ authorization: `Bearer ${brandNew.key}` }))?.userID).toBe(erin.id);
+    expect((await auth({ apiKey: brandNew.key }))?.userID).toBe(erin.id);
     expect((await auth({ authorization: `Bearer ${worked.key}` }))?.userID).toBe(erin.id);
-    // Still looked up, so its revocation is seen at once, past the budget too.
+    // A revoked key is refused at once, past the budget with 429 as any other that finds nothing.
     await users.revokeApiKey({ id: revoked.id }, as(erin));
-    await expectRefused(`Bearer ${revoked.key}`);
+    await expect(auth({ authorization: `Bearer ${revoked.key}` })).rejects.toMatchObject({ code: "resource_exhausted" });
     // A malformed key costs nothing, so is refused as such; login tokens are not limited.
     await expectRefused(`Bearer usk_${"x".repeat(42)}`);
     expect((await auth({ authorization: `Bearer ${validToken}` }))?.userID).toBe(alice.id);

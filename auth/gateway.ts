@@ -1,31 +1,42 @@
 import { APIError, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import { users } from "~encore/clients";
+import { apiKeyScopes, type ApiKeyScope, type Credential } from "../access/scopes";
 import { ApiKeyLimits, parseApiKeyLimits } from "../limits/api-keys";
-import { apiKeyMarker, hashApiKey, isWellFormedApiKey } from "../users/keys/api-key";
+import { apiKeyMarker, isWellFormedApiKey } from "../users/keys/api-key";
 import { isAdminEmail } from "./admin-emails";
 import { verifyToken } from "./jwt/tokens";
 
 /**
- * Only the Authorization header, and nothing else: Encore runs the auth handler for every
- * request that carries any of its parameters. Declaring X-Forwarded-For (for a limit per
- * client address) made it run for every request behind a proxy, which adds that header to
- * all of them: the short-link redirect GET /:code went from 40–45k to 14.5–17k requests a
- * second (wrk, TRUST_PROXY=on, a cached link). The limit on API keys needs no address
- * (limits/api-keys.ts). A request without Authorization never reaches the handler: the
- * runtime answers it as anonymous, or "endpoint requires auth but none provided".
+ * Authorization, and X-API-Key, and nothing else: Encore runs the auth handler for every
+ * request that carries any of its parameters. X-API-Key is sent only by programs that
+ * mean to sign in. Declaring X-Forwarded-For (for a limit per client address) made the
+ * handler run for every request behind a proxy, which adds that header to all of them:
+ * the short-link redirect GET /:code went from 40–45k to 14.5–17k requests a second (wrk,
+ * TRUST_PROXY=on, a cached link). Nor can the handler learn the address another way: as in
+ * Encore, currentRequest() is undefined while it runs. limits/api-keys.ts says what limits
+ * API keys instead. A request with neither header never reaches the handler: the runtime
+ * answers it as anonymous, or "endpoint requires auth but none provided".
  */
 export interface AuthParams {
   /** `Bearer <token>`: the token from POST /auth/login, or an API key (`usk_…`) from POST /me/api-keys. */
-  authorization: Header<"Authorization">;
+  authorization?: Header<"Authorization">;
+  /** An API key (`usk_…`) alone, as Kutt and Shlink take it; not with Authorization. */
+  apiKey?: Header<"X-API-Key">;
 }
 
 /** What endpoints see of the caller, through getAuthData() from ~encore/auth. */
 export interface AuthData {
   userID: string;
   email: string;
-  /** Whether the account's email is in ADMIN_EMAILS (auth/config.ts). */
+  /** Whether the account's email is in ADMIN_EMAILS (auth/config.ts); an API key never acts as one (access/scopes.ts). */
   admin: boolean;
+  /** How the caller signed in: a login token, or an API key. */
+  credential: Credential;
+  /** What the caller may do with links and analytics: a key's scopes; every scope for a login token. */
+  scopes: ApiKeyScope[];
+  /** The account's credentials version the caller signed in under (users/accounts/user-store.ts). */
+  credentialsVersion: number;
 }
 
 // One message for every way a token or key can be wrong: which check failed is of use
@@ -45,41 +56,55 @@ function bearerToken(authorization: string): string | null {
   return token && token.length <= maxTokenLength ? token : null;
 }
 
-/** The account of a login token in force, as it is now; null for a bad token, or a deleted or disabled account. */
-async function tokenAccount(token: string): Promise<{ userID: string; email: string } | null> {
+/**
+ * The account of a login token in force, as it is now; null for a bad token, a deleted or
+ * disabled account, or a token issued before the account's password last changed (or it
+ * was last disabled): its credentials version is older than the account's.
+ */
+async function tokenCaller(token: string): Promise<AuthData | null> {
   const claims = await verifyToken(token);
   if (!claims) return null;
-  return (await users.activeAccount({ id: claims.userID })).account;
+  const { account } = await users.activeAccount({ id: claims.userID });
+  if (!account || account.credentialsVersion !== claims.credentialsVersion) return null;
+  const { userID, email, credentialsVersion } = account;
+  return { userID, email, admin: isAdminEmail(email), credential: "login", scopes: [...apiKeyScopes], credentialsVersion };
 }
 
 /**
  * The account of an API key, looked up on every request so that a revoked key, an expired
  * one or one of a disabled account is refused at once on every instance. A malformed key
- * is refused without a lookup and counts nothing: it costs nothing. Failed lookups count
- * against the budget; past it, 429 before any lookup, unless the key worked here lately.
+ * is refused without a lookup and counts nothing. Every well-formed key is looked up (one
+ * read by a unique index), so a key that exists is answered whatever others send; a lookup
+ * that finds nothing counts against the budget, and past it is 429 (limits/api-keys.ts).
  */
-async function keyAccount(key: string): Promise<{ userID: string; email: string } | null> {
+async function keyCaller(key: string): Promise<AuthData | null> {
   if (!isWellFormedApiKey(key)) return null;
-  const digest = hashApiKey(key);
-  await apiKeyLimits.check(digest);
-  const account = (await users.resolveApiKey({ key })).user;
-  if (account) apiKeyLimits.succeeded(digest);
-  else await apiKeyLimits.failed(digest);
-  return account;
+  const { owner } = await users.resolveApiKey({ key });
+  if (!owner) {
+    await apiKeyLimits.failed();
+    return null;
+  }
+  const { userID, email, scopes, credentialsVersion } = owner;
+  return { userID, email, admin: false, credential: "api-key", scopes, credentialsVersion };
 }
 
 /**
- * Checks the bearer credential of a request: a valid HS256 JWT from this app, in force,
- * or an API key in force; either way of an account that exists and is not disabled (asked
- * of the users service, whose database this service never reads). Anything else is
- * `unauthenticated`; an API key past the budget of failed lookups, 429 `resource_exhausted`.
+ * Checks the credential of a request: `Authorization: Bearer` with a valid HS256 JWT from
+ * this app in force or an API key in force, or `X-API-Key` with an API key in force;
+ * either way of an account that exists and is not disabled (asked of the users service,
+ * whose database this service never reads). Anything else is `unauthenticated`; both
+ * headers at once, `invalid_argument`; failed key lookups past their budget, 429
+ * `resource_exhausted`.
  */
-export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) => {
-  const token = bearerToken(authorization);
-  if (!token) throw APIError.unauthenticated(invalidToken);
-  const account = token.startsWith(apiKeyMarker) ? await keyAccount(token) : await tokenAccount(token);
-  if (!account) throw APIError.unauthenticated(invalidToken);
-  return { userID: account.userID, email: account.email, admin: isAdminEmail(account.email) };
+export const auth = authHandler<AuthParams, AuthData>(async ({ authorization, apiKey }) => {
+  if (authorization !== undefined && apiKey !== undefined) {
+    throw APIError.invalidArgument("send a credential in Authorization or in X-API-Key, not both");
+  }
+  const token = apiKey !== undefined ? apiKey.trim() : bearerToken(authorization ?? "");
+  if (!token || token.length > maxTokenLength) throw APIError.unauthenticated(invalidToken);
+  const caller = token.startsWith(apiKeyMarker) ? await keyCaller(token) : apiKey === undefined ? await tokenCaller(token) : null;
+  if (!caller) throw APIError.unauthenticated(invalidToken);
+  return caller;
 });
 
 export const gateway = new Gateway({ authHandler: auth });

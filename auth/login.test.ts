@@ -27,7 +27,7 @@ describe("POST /auth/login", () => {
     const { token, expiresAt } = await attempt("happy@example.com", "the right password", "198.51.100.1");
     expect(expiresAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
     expect(expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
-    expect(await auth({ authorization: `Bearer ${token}` })).toEqual({ userID: id, email: "happy@example.com", admin: false });
+    expect(await auth({ authorization: `Bearer ${token}` })).toMatchObject({ userID: id, email: "happy@example.com", admin: false, credential: "login" });
   });
 
   test("a disabled account: the right password is 403 account disabled, a wrong one the usual 401; neither counts as a failure", async () => {

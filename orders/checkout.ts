@@ -1,5 +1,5 @@
 import { api } from "encore.dev/api";
-import { getAuthData } from "~encore/auth";
+import { callerId } from "./checks/customer";
 import { customerTotals } from "./storage/order-store";
 
 export interface CheckoutSummary {
@@ -19,7 +19,7 @@ export const summary = api(
   { expose: true, auth: true, method: "GET", path: "/checkout/summary" },
   async (): Promise<CheckoutSummary> => {
     const since = new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-    const { count, total } = await customerTotals(getAuthData()!.userID, since);
+    const { count, total } = await customerTotals(callerId(), since);
     return { count, total: Number(total), currency: "USD", days };
   },
 );

@@ -8,6 +8,7 @@ import { recentOrders } from "./storage/order-store";
 import { preview } from "./preview";
 import { getProduct } from "./products";
 import { orderItems, orders } from "./schema";
+import { apiKeyScopes } from "../access/scopes";
 
 // The seed migration's products: 1 T-shirt 25.00, 2 stickers 4.99, 3 mug 12.50, 4 hoodie 59.95.
 
@@ -21,7 +22,7 @@ new Subscription(orderCreated, "test-order-created", {
 
 let customers = 0;
 const newCustomer = () => `customer-${++customers}`;
-const ada = (userID: string) => ({ authData: { userID, email: `${userID}@example.com`, admin: false } });
+const ada = (userID: string) => ({ authData: { userID, email: `${userID}@example.com`, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
 
 /** Stores `n` orders for a customer, oldest first, each with two items; returns their ids. */
 async function placeOrders(customerId: string, n: number): Promise<number[]> {

@@ -9,6 +9,7 @@ import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db";
 import { db as usersDb } from "../users/db";
+import { apiKeyScopes } from "../access/scopes";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -97,7 +98,7 @@ describe("auth data across calls", () => {
     await expect(url.myUrls({})).rejects.toMatchObject({ code: "unauthenticated" });
     const { email, userID, token } = await signedInUser();
     await call("POST", "/shorten", { token, body: { url: "https://via-client.example/x" } });
-    const mine = await url.myUrls({}, { authData: { userID, email, admin: false } });
+    const mine = await url.myUrls({}, { authData: { userID, email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
     expect(mine.urls.map((u) => u.originalUrl)).toEqual(["https://via-client.example/x"]);
   });
 

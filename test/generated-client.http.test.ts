@@ -137,12 +137,14 @@ describe("the generated TypeScript client against the running app", () => {
     expect(bulk.results[0]).toMatchObject({ shortUrl: expect.stringMatching(/\/[a-z0-9]{6}$/) });
     expect(bulk.results[1]).toMatchObject({ error: { code: "invalid_argument" } });
 
-    // An API key is the credential of a script: it works wherever the login token does.
-    const key = await signedIn.users.createApiKey({ name: "script" });
+    // An API key is the credential of a script: it works on links as its scopes allow, and never manages keys.
+    const key = await signedIn.users.createApiKey({ name: "script", scopes: ["links:read", "links:write"] });
     const scripted = client.with({ auth: { authorization: `Bearer ${key.key}` } });
     const listed = await scripted.url.listLinks({ q: "client-alias" });
     expect(listed.links.map((l) => l.code)).toEqual(["Client-Alias"]);
-    expect((await scripted.users.listApiKeys()).keys.map((k) => k.name)).toEqual(["script"]);
+    expect(await scripted.url.myClicks({}).catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
+    expect(await scripted.users.listApiKeys().catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
+    expect((await signedIn.users.listApiKeys()).keys.map((k) => [k.name, k.scopes])).toEqual([["script", ["links:read", "links:write"]]]);
     await scripted.url.deleteLink(made.code);
     expect(await signedIn.url.getLink(made.code)).toMatchObject({ status: "deleted" });
     await signedIn.users.revokeApiKey(key.id);

@@ -181,7 +181,7 @@ describe("a banned host", () => {
 });
 
 describe("a disabled account", () => {
-  test("has its token refused and its links disabled on every instance; enabled, both work again", async () => {
+  test("has its token refused and its links disabled on every instance; enabled, its links work again, and it signs in afresh", async () => {
     const owner = await signUpAndLogIn(onA, "spammer@example.com");
     const code = await shorten("https://owned.example/x", owner.token);
     await cachedOnBoth(code, "https://owned.example/x");
@@ -195,8 +195,11 @@ describe("a disabled account", () => {
     }
 
     expect((await asAdmin(onB, "POST", `/admin/users/${owner.userID}/enable`, {})).body).toMatchObject({ links: 1 });
+    // Disabling ended what was issued before it: the old token stays refused, a new login works.
+    const login = await onB("POST", "/auth/login", { body: { email: "spammer@example.com", password: "correct horse battery" } });
     for (const call of [onA, onB]) {
-      expect((await call("GET", "/me/urls", { token: owner.token })).status).toBe(200);
+      expect((await call("GET", "/me/urls", { token: owner.token })).status).toBe(401);
+      expect((await call("GET", "/me/urls", { token: login.body.token as string })).status).toBe(200);
       await within1s(() => lookUp(call, code), "200 https://owned.example/x");
     }
   });

@@ -28,7 +28,8 @@ describe("account endpoints over HTTP", () => {
     expect(put).toMatchObject({ status: 200, body: { id: ada.id, name: "Ada L.", age: 37 } });
     expect(put.body).not.toHaveProperty("passwordHash");
 
-    expect((await call("DELETE", `/users/${ada.id}`, { token: ada.token })).status).toBe(200);
+    const currentPassword = { "x-current-password": "correct horse battery" };
+    expect((await call("DELETE", `/users/${ada.id}`, { token: ada.token, headers: currentPassword })).status).toBe(200);
     expect(await call("GET", `/users/${ada.id}`, { token: ada.token })).toMatchObject({ status: 401, body: { code: "unauthenticated" } });
   });
 

@@ -6,6 +6,7 @@ import { readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
 import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
 import { isWellFormedCode } from "./shortening/codes";
+import { requireScope } from "../access/scopes";
 
 // Click analytics: when a link's clicks came, from where, on what, and which were bots'
 // (what a click records: click-analytics/; how it is stored: url migration 10).
@@ -48,6 +49,7 @@ export type MyClicksResponse = RangeAnswer & ClickAnalytics;
 export const linkAnalytics = api(
   { expose: true, method: "GET", path: "/:code/analytics" },
   async ({ code, ...params }: LinkAnalyticsRequest): Promise<LinkAnalyticsResponse> => {
+    requireScope("analytics:read");
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     const range = await analyticsRange(params);
     readableAnalytics(await linkRow(code), getAuthData()?.userID);
@@ -59,6 +61,7 @@ export const linkAnalytics = api(
 export const myClicks = api(
   { expose: true, auth: true, method: "GET", path: "/me/clicks" },
   async (params: RangeRequest): Promise<MyClicksResponse> => {
+    requireScope("analytics:read");
     const range = await analyticsRange(params);
     const rows = await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
     return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };

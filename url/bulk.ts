@@ -3,6 +3,7 @@ import { getAuthData } from "~encore/auth";
 import { addressKey } from "../limits/address";
 import { createLinks, maxBulkItems, type BulkResult } from "./links/bulk";
 import type { ShortenItem } from "./links/create";
+import { requireScope } from "../access/scopes";
 
 export interface BulkRequest {
   /** 1 to 1000 links, each as POST /shorten's body (its url and options). */
@@ -30,6 +31,7 @@ export const bulkShorten = api(
   // and a 1000-character description each, in JSON: more than the default 2 MiB.
   { expose: true, auth: true, method: "POST", path: "/links/bulk", sensitive: true, bodyLimit: 8 * 1024 * 1024 },
   async ({ items, forwardedFor }: BulkRequest): Promise<BulkResponse> => {
+    requireScope("links:write");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
     if (items.length < 1 || items.length > maxBulkItems) {
       throw APIError.invalidArgument(`items must hold 1 to ${maxBulkItems} links, got ${items.length}`);

@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor, type LinkSort } from "./links/cursor";
 import { listLinkRows, type LinkStatusFilter } from "./links/link-reads";
 import { linkView, toLink, type Link } from "./links/link-rows";
 import { recentClicks } from "./link-analytics/recent";
+import { requireScope } from "../access/scopes";
 
 export interface ListLinksRequest {
   /** Only links whose code, URL or title contains this text, in any case. */
@@ -44,6 +45,7 @@ const defaultLimit = 20;
 export const listLinks = api(
   { expose: true, auth: true, method: "GET", path: "/links" },
   async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor }: ListLinksRequest): Promise<ListLinksResponse> => {
+    requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);

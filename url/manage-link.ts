@@ -7,6 +7,7 @@ import { linkRow } from "./links/link-reads";
 import { linkView, toLink, type Link } from "./links/link-rows";
 import { ownChangeableLink, ownLink, ownUndeletedLink } from "./links/owner";
 import { refuseBannedHost } from "./moderation/host-check";
+import { requireScope } from "../access/scopes";
 
 // One link, by its owner: read, change, delete. Another account's link is 403
 // permission_denied, a code no link has 404 "url not found".
@@ -22,7 +23,10 @@ interface LinkParams {
  */
 export const getLink = api(
   { expose: true, auth: true, method: "GET", path: "/links/:code" },
-  async ({ code }: LinkParams): Promise<Link> => readOwnLink(code, getAuthData()!.userID),
+  async ({ code }: LinkParams): Promise<Link> => {
+    requireScope("links:read");
+    return readOwnLink(code, getAuthData()!.userID);
+  },
 );
 
 export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
@@ -37,6 +41,7 @@ export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
 export const updateLink = api(
   { expose: true, auth: true, method: "PATCH", path: "/links/:code" },
   async ({ code, ...fields }: UpdateLinkRequest): Promise<Link> => {
+    requireScope("links:write");
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
     if (changes.url !== undefined) await refuseBannedHost(changes.url);
@@ -55,6 +60,7 @@ export const updateLink = api(
 export const deleteLink = api(
   { expose: true, auth: true, method: "DELETE", path: "/links/:code" },
   async ({ code }: LinkParams): Promise<void> => {
+    requireScope("links:write");
     const userID = getAuthData()!.userID;
     ownUndeletedLink(await linkRow(code), userID);
     // Deleted meanwhile by another request of the owner's: the second read says so.

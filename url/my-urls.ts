@@ -4,6 +4,7 @@ import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
 import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
+import { requireScope } from "../access/scopes";
 
 export interface MyUrlsRequest {
   /** Links per page, 1 to 100; default 20. */
@@ -34,6 +35,7 @@ const defaultLimit = 20;
 export const myUrls = api(
   { expose: true, auth: true, method: "GET", path: "/me/urls" },
   async ({ limit = defaultLimit, cursor }: MyUrlsRequest): Promise<MyUrlsResponse> => {
+    requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const before = cursor === undefined ? null : cursorId(cursor);

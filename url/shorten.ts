@@ -3,6 +3,7 @@ import { getAuthData } from "~encore/auth";
 import { addressKey } from "../limits/address";
 import { urlConfig } from "./config/url-config";
 import { createLink, type ShortenItem, type ShortenResponse } from "./links/create";
+import { requireScope } from "../access/scopes";
 
 export interface ShortenRequest extends ShortenItem {
   /**
@@ -30,6 +31,7 @@ export const shorten = api(
   // sensitive: the request may hold a link's password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/shorten", sensitive: true },
   async ({ forwardedFor, ...item }: ShortenRequest): Promise<ShortenResponse> => {
+    requireScope("links:write");
     const user = getAuthData();
     if (!user && urlConfig.requireLoginToShorten) throw APIError.unauthenticated("sign in to shorten URLs");
     return createLink(item, { address: addressKey(forwardedFor), userID: user?.userID });

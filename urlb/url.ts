@@ -4,6 +4,7 @@ import { getAuthData } from "~encore/auth";
 import { randomBytes } from "node:crypto";
 import { addressKey } from "../limits/address";
 import { checkTargetHost, linkLimits } from "../limits/links";
+import { requireScope } from "../access/scopes";
 
 const db = new SQLDatabase("urlb", { migrations: "./migrations" });
 
@@ -34,6 +35,7 @@ export interface ListResponse {
 export const shorten = api(
   { expose: true, method: "POST", path: "/url" },
   async ({ url, forwardedFor }: ShortenParams): Promise<URL> => {
+    requireScope("links:write");
     if (globalThis.URL.canParse(url)) checkTargetHost(url, linkLimits.config.deniedHosts);
     await linkLimits.count({ address: addressKey(forwardedFor), userID: getAuthData()?.userID });
     const id = generateId();

@@ -3,9 +3,10 @@ import { users } from "~encore/clients";
 import { maxApiKeysPerAccount } from "./api-keys";
 import { db } from "./db";
 import { hashApiKey } from "./keys/api-key";
+import { apiKeyScopes } from "../access/scopes";
 
 type Account = { id: string; email: string };
-const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false } });
+const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
 
 let n = 0;
 async function signUp(): Promise<Account> {
@@ -29,6 +30,7 @@ describe("POST /me/api-keys", () => {
       name: "deploy script",
       key: expect.stringMatching(/^usk_[A-Za-z0-9_-]{43}$/),
       prefix: created.key.slice(4, 12),
+      scopes: ["links:read", "links:write", "analytics:read"],
       createdAt: expect.any(Date),
       expiresAt: new Date(expiresAt),
     });
@@ -80,6 +82,48 @@ describe("POST /me/api-keys", () => {
   test("without auth data it is unauthenticated", async () => {
     await expect(users.createApiKey({ name: "k" })).rejects.toMatchObject({ code: "unauthenticated" });
   });
+
+  test("the scopes chosen are stored each once, in a fixed order, and listed; none chosen is all three", async () => {
+    const ada = await signUp();
+    const chosen = await users.createApiKey({ name: "reader", scopes: ["analytics:read", "links:read", "analytics:read"] }, as(ada));
+    expect(chosen.scopes).toEqual(["links:read", "analytics:read"]);
+    const all = await users.createApiKey({ name: "all" }, as(ada));
+    expect(all.scopes).toEqual(["links:read", "links:write", "analytics:read"]);
+    const listed = Object.fromEntries((await users.listApiKeys(as(ada))).keys.map((k) => [k.name, k.scopes]));
+    expect(listed).toEqual({ reader: ["links:read", "analytics:read"], all: ["links:read", "links:write", "analytics:read"] });
+  });
+
+  test.each<[string, unknown[], string]>([
+    ["no scope at all", [], "scopes must hold at least one of links:read, links:write, analytics:read"],
+    ["an unknown scope", ["links:read", "account:write"], "scopes"],
+  ])("%s is invalid_argument and stores nothing", async (_what, scopes, message) => {
+    const ada = await signUp();
+    await expect(users.createApiKey({ name: "k", scopes } as never, as(ada))).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: expect.stringContaining(message),
+    });
+    expect((await users.listApiKeys(as(ada))).keys).toEqual([]);
+  });
+
+  test("a key, whatever its scopes, cannot create, list or revoke keys: permission_denied", async () => {
+    const ada = await signUp();
+    const { id } = await users.createApiKey({ name: "k" }, as(ada));
+    const byKey = { authData: { ...as(ada).authData, credential: "api-key" as const } };
+    const refusal = { code: "permission_denied", message: "an API key cannot manage API keys: sign in with the account's password to do this" };
+    await expect(users.createApiKey({ name: "made by a key" }, byKey)).rejects.toMatchObject(refusal);
+    await expect(users.listApiKeys(byKey)).rejects.toMatchObject(refusal);
+    await expect(users.revokeApiKey({ id }, byKey)).rejects.toMatchObject(refusal);
+    expect((await users.listApiKeys(as(ada))).keys.map((k) => k.id)).toEqual([id]);
+  });
+
+  test("a sign-in that a password change ended cannot make a key, even if it got past the auth handler before the change", async () => {
+    const ada = await signUp();
+    await users.replace({ id: ada.id, email: ada.email, name: "A", age: 30, password: "a new password", currentPassword: "a fine password" }, as(ada));
+    // as(ada) still says version 0, as a request authenticated just before the change would.
+    await expect(users.createApiKey({ name: "late" }, as(ada))).rejects.toMatchObject({ code: "unauthenticated" });
+    const current = { authData: { ...as(ada).authData, credentialsVersion: 1 } };
+    expect((await users.listApiKeys(current)).keys).toEqual([]);
+  });
 });
 
 describe("GET /me/api-keys and DELETE /me/api-keys/:id", () => {
@@ -91,7 +135,7 @@ describe("GET /me/api-keys and DELETE /me/api-keys/:id", () => {
 
     const { keys } = await users.listApiKeys(as(ada));
     expect(keys.map((k) => k.name)).toEqual(["second", "first"]);
-    expect(keys[0]).toEqual({ id: second.id, name: "second", prefix: second.prefix, createdAt: second.createdAt, expiresAt: second.expiresAt });
+    expect(keys[0]).toEqual({ id: second.id, name: "second", prefix: second.prefix, scopes: second.scopes, createdAt: second.createdAt, expiresAt: second.expiresAt });
     expect(JSON.stringify(keys)).not.toContain(first.key);
     expect(JSON.stringify(keys)).not.toMatch(/key_?hash/i);
 
@@ -122,7 +166,8 @@ describe("resolveApiKey (internal)", () => {
       (await db.queryRow<{ t: Date | null }>`SELECT last_used_at AS t FROM api_keys WHERE id = ${id}::uuid`)!.t;
     expect(await lastUsed()).toBeNull();
 
-    expect(await users.resolveApiKey({ key })).toEqual({ user: { userID: ada.id, email: ada.email } });
+    const owner = { userID: ada.id, email: ada.email, scopes: ["links:read", "links:write", "analytics:read"], credentialsVersion: 0 };
+    expect(await users.resolveApiKey({ key })).toEqual({ owner });
     const first = await lastUsed();
     expect(first).toBeInstanceOf(Date);
     await users.resolveApiKey({ key });
@@ -143,36 +188,38 @@ describe("resolveApiKey (internal)", () => {
     await db.exec`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${expired.id}::uuid`;
     const unknown = `usk_${"A".repeat(43)}`;
     for (const key of [revoked.key, expired.key, unknown, "usk_short", revoked.key.toUpperCase()]) {
-      expect(await users.resolveApiKey({ key })).toEqual({ user: null });
+      expect(await users.resolveApiKey({ key })).toEqual({ owner: null });
     }
   });
 
   test("a deleted account's keys go with it", async () => {
     const ada = await signUp();
     const { key } = await users.createApiKey({ name: "k" }, as(ada));
-    await users.remove({ id: ada.id }, as(ada));
-    expect(await users.resolveApiKey({ key })).toEqual({ user: null });
+    await users.remove({ id: ada.id, currentPassword: "a fine password" }, as(ada));
+    expect(await users.resolveApiKey({ key })).toEqual({ owner: null });
     expect((await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM api_keys WHERE user_id = ${ada.id}::uuid`)!.n).toBe(0);
   });
 });
 
 describe("setAccountDisabled (internal)", () => {
-  test("a disabled account: its keys give no account, it is not active, and the right password says disabled", async () => {
+  test("a disabled account: its keys give no account, it is not active, and the right password says disabled; enabled, its old keys stay ended", async () => {
     const ada = await signUp();
     const { key } = await users.createApiKey({ name: "k" }, as(ada));
     const disabled = await users.setAccountDisabled({ id: ada.id, disabled: true });
     expect(disabled).toEqual({ id: ada.id, email: ada.email, disabledAt: expect.any(Date), changed: true });
     expect(await users.setAccountDisabled({ id: ada.id.toUpperCase(), disabled: true })).toEqual({ ...disabled, changed: false });
 
-    expect(await users.resolveApiKey({ key })).toEqual({ user: null });
+    expect(await users.resolveApiKey({ key })).toEqual({ owner: null });
     expect(await users.activeAccount({ id: ada.id })).toEqual({ account: null });
     expect(await users.userExists({ id: ada.id })).toEqual({ exists: true }); // it exists, disabled
     expect(await users.verifyCredentials({ email: ada.email, password: "a fine password" })).toEqual({ user: null, disabled: true });
     expect(await users.verifyCredentials({ email: ada.email, password: "a wrong guess!" })).toEqual({ user: null });
 
     expect(await users.setAccountDisabled({ id: ada.id, disabled: false })).toEqual({ id: ada.id, email: ada.email, changed: true });
-    expect(await users.resolveApiKey({ key })).toEqual({ user: { userID: ada.id, email: ada.email } });
-    expect(await users.activeAccount({ id: ada.id })).toEqual({ account: { userID: ada.id, email: ada.email } });
+    // Disabling ended the account's credentials: its keys are revoked, its version raised.
+    expect(await users.resolveApiKey({ key })).toEqual({ owner: null });
+    expect(await users.activeAccount({ id: ada.id })).toEqual({ account: { userID: ada.id, email: ada.email, credentialsVersion: 1 } });
+    expect((await users.listApiKeys(as(ada))).keys).toEqual([]);
     expect(await users.setAccountDisabled({ id: ada.id, disabled: false })).toMatchObject({ changed: false });
   });
 

@@ -11,7 +11,7 @@ describe("verifyCredentials (internal)", () => {
     const ada = await create({ email: "Ada@Example.com", name: "Ada", age: 36, password: "analytical engine" });
     for (const email of ["Ada@Example.com", "ada@example.com"]) {
       expect(await verifyCredentials({ email, password: "analytical engine" })).toEqual({
-        user: { userID: ada.id, email: "Ada@Example.com" },
+        user: { userID: ada.id, email: "Ada@Example.com", credentialsVersion: 0 },
       });
     }
   });
@@ -42,7 +42,7 @@ describe("verifyCredentials (internal)", () => {
   test("is callable from other services through ~encore/clients, with the same answers", async () => {
     const user = await create({ email: "client@example.com", name: "Client", age: 20, password: "through the client" });
     expect(await users.verifyCredentials({ email: "client@example.com", password: "through the client" })).toEqual({
-      user: { userID: user.id, email: "client@example.com" },
+      user: { userID: user.id, email: "client@example.com", credentialsVersion: 0 },
     });
     expect(await users.verifyCredentials({ email: "client@example.com", password: "not it" })).toEqual({ user: null });
   });

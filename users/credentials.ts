@@ -12,6 +12,8 @@ export interface VerifiedUser {
   userID: string;
   /** The account's email as stored (its case may differ from the one given). */
   email: string;
+  /** Raised by each password change and disabling; a login token carries it (users/accounts/user-store.ts). */
+  credentialsVersion: number;
 }
 
 export interface VerifyCredentialsResponse {
@@ -40,6 +42,6 @@ export const verifyCredentials = api(
     const matches = await passwords.verify(password, account?.passwordHash ?? passwords.unknownUserHash);
     if (!account || !matches) return { user: null };
     if (account.disabled) return { user: null, disabled: true };
-    return { user: { userID: account.id, email: account.email } };
+    return { user: { userID: account.id, email: account.email, credentialsVersion: account.credentialsVersion } };
   },
 );

@@ -17,7 +17,7 @@ export const userExists = api(
 );
 
 export interface ActiveAccountResponse {
-  /** The account with its current email; null when it was deleted or is disabled. */
+  /** The account with its current email and credentials version; null when it was deleted or is disabled. */
   account: VerifiedUser | null;
 }
 

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { db } from "./db";
 import { userStore, type ListPosition } from "./accounts/user-store";
+import { apiKeyScopes } from "../access/scopes";
 
 // Rows are inserted directly, with a placeholder hash: listing never reads it, and
 // scrypt for each of 21 accounts would only make the tests slow.
@@ -18,7 +19,7 @@ async function insertSameInstant(n: number, prefix = "u"): Promise<string[]> {
   return rows.map((r) => r.id).sort();
 }
 
-const as = (userID: string) => ({ authData: { userID, email: "caller@example.com", admin: false } });
+const as = (userID: string) => ({ authData: { userID, email: "caller@example.com", admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
 
 describe("GET /users", () => {
   test("shows the caller its own account, with its public fields only (no email, no age), and no other", async () => {

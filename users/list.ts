@@ -1,6 +1,7 @@
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
+import { requireLogin } from "../access/scopes";
 import { userStore, type ListPosition, type PublicUser } from "./accounts/user-store";
 
 export interface ListUsersRequest {
@@ -24,11 +25,12 @@ const defaultLimit = 20;
  * own. GET /users/:id shows a caller no other account, and the collection shows no more than
  * its items: a list of every account would give anyone who signs up (which anyone may) the
  * names and ids of all the others, which no feature needs. A role that may see every
- * account (an admin) would widen the filter, not change the shape.
+ * account (an admin) would widen the filter, not change the shape. Login tokens only: a key is 403.
  */
 export const list = api(
   { expose: true, auth: true, method: "GET", path: "/users" },
   async ({ limit = defaultLimit, cursor }: ListUsersRequest): Promise<ListUsersResponse> => {
+    requireLogin("read the account");
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     // One row more than asked for tells whether another page follows.
     const caller = getAuthData()!; // auth: true, so the runtime only calls it signed in

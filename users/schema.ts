@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import * as p from "drizzle-orm/pg-core";
+import type { ApiKeyScope } from "../access/scopes";
 
 // The users service's tables, as drizzle-kit generates its migrations from them
 // (npx drizzle-kit generate --config users/drizzle.config.ts).
@@ -16,6 +17,11 @@ export const users = p.pgTable(
     createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Set by a moderator: the account cannot log in, and its tokens and API keys are refused. */
     disabledAt: p.timestamp("disabled_at", { withTimezone: true }),
+    /**
+     * Raised by each password change and each disabling: a login token carries the value it
+     * was issued under, and one issued under an older value is refused (auth/gateway.ts).
+     */
+    credentialsVersion: p.integer("credentials_version").notNull().default(0),
   },
   (t) => [
     // Sign-up and login look emails up by lower(email): one index serves both and makes
@@ -46,6 +52,15 @@ export const apiKeys = p.pgTable(
     expiresAt: p.timestamp("expires_at", { withTimezone: true }),
     /** Revoked keys keep their row (when they were last used stays known) and are never accepted again. */
     revokedAt: p.timestamp("revoked_at", { withTimezone: true }),
+    /**
+     * What the key may do (access/scopes.ts). Keys made before scopes existed get the three,
+     * which is all they could do that a key still may.
+     */
+    scopes: p
+      .text()
+      .array()
+      .$type<ApiKeyScope[]>()
+      .notNull().default(sql`'{links:read,links:write,analytics:read}'::text[]`),
   },
   (t) => [
     // Every request with a key looks it up by its hash.
@@ -53,5 +68,9 @@ export const apiKeys = p.pgTable(
     // The owner's list, newest first, and the count of its unrevoked keys.
     p.index("api_keys_user_id_created_at_idx").on(t.userId, t.createdAt),
     p.check("api_keys_name_length", sql`char_length(${t.name}) BETWEEN 1 AND 100`),
+    p.check(
+      "api_keys_scopes_known",
+      sql`cardinality(${t.scopes}) >= 1 AND ${t.scopes} <@ '{links:read,links:write,analytics:read}'::text[]`,
+    ),
   ],
 );

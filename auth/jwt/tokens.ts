@@ -12,7 +12,15 @@ export const clockToleranceSeconds = 30;
 export interface TokenClaims {
   userID: string;
   email: string;
+  /** The account's credentials version when the token was issued: a password change raises it, ending the token. */
+  credentialsVersion: number;
 }
+
+/**
+ * The claim that carries the credentials version. Tokens issued before it existed have none,
+ * and count as version 0, every account's until its first password change.
+ */
+const credentialsVersionClaim = "cv";
 
 export interface IssuedToken {
   token: string;
@@ -23,7 +31,7 @@ export interface IssuedToken {
 export async function issueToken(user: TokenClaims, now: Date = new Date()): Promise<IssuedToken> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + tokenLifetimeSeconds;
-  const token = await new SignJWT({ email: user.email })
+  const token = await new SignJWT({ email: user.email, [credentialsVersionClaim]: user.credentialsVersion })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(user.userID)
     .setIssuer(tokenIssuer)
@@ -51,8 +59,9 @@ export async function verifyToken(token: string): Promise<TokenClaims | null> {
       clockTolerance: clockToleranceSeconds,
       requiredClaims: ["sub", "iat", "nbf", "exp"],
     });
-    if (typeof payload.sub !== "string" || typeof payload["email"] !== "string") return null;
-    return { userID: payload.sub, email: payload["email"] };
+    const version = payload[credentialsVersionClaim] ?? 0;
+    if (typeof payload.sub !== "string" || typeof payload["email"] !== "string" || !Number.isSafeInteger(version)) return null;
+    return { userID: payload.sub, email: payload["email"], credentialsVersion: version as number };
   } catch (err) {
     if (err instanceof errors.JOSEError) return null;
     throw err;

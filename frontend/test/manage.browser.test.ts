@@ -242,25 +242,38 @@ describe("links people manage, in the browser", () => {
     await screenshot(page, "links-by-clicks");
   });
 
-  test("the API keys page creates a key shown once, lists it, and revokes it", async () => {
+  test("the API keys page creates a key with the scopes chosen, shown once, lists it, and revokes it", async () => {
     const { page } = browser;
     await page.getByRole("navigation").getByRole("link", { name: "API keys" }).click();
     await expect.poll(() => page.title()).toBe("API keys · Short links");
     await page.getByLabel("Name").fill("Deploy script");
+    // Every scope is chosen to begin with; none at all is refused next to the choice.
+    const scopes = page.getByRole("group", { name: "What it may do" });
+    for (const scope of ["Read links", "Create, change and delete links", "Read click analytics"]) {
+      expect(await scopes.getByLabel(scope).isChecked()).toBe(true);
+      await scopes.getByLabel(scope).uncheck();
+    }
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect.poll(() => scopes.textContent()).toContain("scopes must hold at least one of");
+    await scopes.getByLabel("Read links").check();
+    await scopes.getByLabel("Read click analytics").check();
     await page.getByRole("button", { name: "Create key" }).click();
     const created = page.getByRole("region", { name: "Your new key “Deploy script”" });
     const key = (await created.locator("code").textContent()) ?? "";
     expect(key).toMatch(/^usk_[A-Za-z0-9_-]{43}$/);
+    expect(await created.textContent()).toContain("It may: read links; read click analytics.");
     expect(await created.textContent()).toContain("it will not be shown again");
     await created.getByRole("button", { name: "Copy the key" }).click();
     expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(key);
     const row = page.getByRole("row").filter({ hasText: "Deploy script" });
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain("Never"); // not used yet
+    expect(await row.textContent()).toContain("Read links, Read click analytics");
     await screenshot(page, "keys-created");
 
-    // The key works in place of a token; after a reload it is nowhere on the page.
+    // The key works in place of a token for what it may do, and only that; after a reload it is nowhere on the page.
     expect((await api("GET", "/links", undefined, `Bearer ${key}`)).status).toBe(200);
+    expect((await api("POST", "/shorten", { url: "https://by-a-reader.example/" }, `Bearer ${key}`)).status).toBe(403);
     await page.reload();
     await expect.poll(() => row.count()).toBe(1);
     expect(await page.getByText(key).count()).toBe(0);

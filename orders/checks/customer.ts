@@ -1,11 +1,18 @@
 import { APIError } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
+import { requireLogin } from "../../access/scopes";
 
 // The shop's access rule: an order belongs to the user who placed it, and only that
 // user places, reads or lists it. The app has no roles, so nobody sees every order.
 
-/** The signed-in caller's user id; the endpoints are auth: true, so the runtime only calls them signed in. */
-export const callerId = (): string => getAuthData()!.userID;
+/**
+ * The signed-in caller's user id; the endpoints are auth: true, so the runtime only calls them
+ * signed in. An API key is 403: keys are for links and their analytics (access/scopes.ts).
+ */
+export function callerId(): string {
+  requireLogin("place or read orders");
+  return getAuthData()!.userID;
+}
 
 /**
  * The customer a request acts for: the signed-in caller. A `customerId` naming another

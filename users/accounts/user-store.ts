@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, or, sql, DrizzleQueryError } from "drizzle-orm";
 import { orm } from "../db";
-import { users } from "../schema";
+import { apiKeys, users } from "../schema";
 
 // Every query of the users table, in one place, so endpoints never build SQL.
 
@@ -79,9 +79,17 @@ export const userStore = {
   },
 
   /** The account with this email in any case, with its password hash; for credential checks only. */
-  async findLogin(email: string): Promise<{ id: string; email: string; passwordHash: string; disabled: boolean } | undefined> {
+  async findLogin(
+    email: string,
+  ): Promise<{ id: string; email: string; passwordHash: string; credentialsVersion: number; disabled: boolean } | undefined> {
     const [row] = await orm
-      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
+      .select({
+        id: users.id,
+        email: users.email,
+        passwordHash: users.passwordHash,
+        credentialsVersion: users.credentialsVersion,
+        disabledAt: users.disabledAt,
+      })
       .from(users)
       .where(sql`lower(${users.email}) = lower(${email})`);
     if (!row) return undefined;
@@ -89,11 +97,18 @@ export const userStore = {
     return { ...login, disabled: disabledAt !== null };
   },
 
-  /** The account with this id and its current email, unless it is disabled or gone. */
-  async findActive(id: string): Promise<{ userID: string; email: string } | undefined> {
+  /** The password hash of the account with this id; for checking a current password only. */
+  async passwordHash(id: string): Promise<string | undefined> {
+    if (!uuidPattern.test(id)) return undefined;
+    const [row] = await orm.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
+    return row?.passwordHash;
+  },
+
+  /** The account with this id, its current email and credentials version, unless it is disabled or gone. */
+  async findActive(id: string): Promise<{ userID: string; email: string; credentialsVersion: number } | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const [row] = await orm
-      .select({ userID: users.id, email: users.email })
+      .select({ userID: users.id, email: users.email, credentialsVersion: users.credentialsVersion })
       .from(users)
       .where(and(eq(users.id, id), isNull(users.disabledAt)));
     return row;
@@ -102,19 +117,26 @@ export const userStore = {
   /**
    * Disables or enables an account. A disabled account keeps the time it was first
    * disabled; `changed` tells whether this call changed anything. Undefined for no account.
+   * Disabling ends the account's credentials (endCredentials), in the same transaction:
+   * enabled again, it signs in afresh.
    */
   async setDisabled(id: string, disabled: boolean): Promise<{ email: string; disabledAt: Date | null; changed: boolean } | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const columns = { email: users.email, disabledAt: users.disabledAt };
-    // Only a row in the other state is updated, so `changed` is exact when two calls race.
-    const [updated] = await orm
-      .update(users)
-      .set({ disabledAt: disabled ? sql`now()` : null })
-      .where(and(eq(users.id, id), disabled ? isNull(users.disabledAt) : sql`${users.disabledAt} IS NOT NULL`))
-      .returning(columns);
-    if (updated) return { ...updated, changed: true };
-    const [current] = await orm.select(columns).from(users).where(eq(users.id, id));
-    return current && { ...current, changed: false };
+    return orm.transaction(async (tx) => {
+      // Only a row in the other state is updated, so `changed` is exact when two calls race.
+      const [updated] = await tx
+        .update(users)
+        .set(disabled ? { disabledAt: sql`now()`, ...endCredentials } : { disabledAt: null })
+        .where(and(eq(users.id, id), disabled ? isNull(users.disabledAt) : sql`${users.disabledAt} IS NOT NULL`))
+        .returning(columns);
+      if (updated) {
+        if (disabled) await revokeKeys(tx, id);
+        return { ...updated, changed: true };
+      }
+      const [current] = await tx.select(columns).from(users).where(eq(users.id, id));
+      return current && { ...current, changed: false };
+    });
   },
 
   /** The account with this id; undefined for no account (a malformed id included). */
@@ -127,13 +149,18 @@ export const userStore = {
   /**
    * Replaces an account's profile: "missing" when there is no such account, "taken"
    * when the new email belongs to another account in any case (the unique index
-   * decides, so a concurrent sign-up or replace cannot slip in between).
+   * decides, so a concurrent sign-up or replace cannot slip in between). A new password
+   * ends the account's credentials (endCredentials) in the same transaction.
    */
   async replace(id: string, profile: ReplacedUser): Promise<User | "missing" | "taken"> {
     if (!uuidPattern.test(id)) return "missing";
     try {
-      const [row] = await orm.update(users).set(profile).where(eq(users.id, id)).returning(userColumns);
-      return row ?? "missing";
+      return await orm.transaction(async (tx) => {
+        const changes = profile.passwordHash === undefined ? profile : { ...profile, ...endCredentials };
+        const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(userColumns);
+        if (row && profile.passwordHash !== undefined) await revokeKeys(tx, id);
+        return row ?? "missing";
+      });
     } catch (err) {
       if (err instanceof DrizzleQueryError && (err.cause as { code?: unknown } | undefined)?.code === uniqueViolation) {
         return "taken";
@@ -180,6 +207,25 @@ export const userStore = {
 };
 
 const uniqueViolation = "23505";
+
+/**
+ * Ends every login token and API key of an account issued until now, on every instance at
+ * once: tokens carry the version they were issued under, and the auth handler, which reads
+ * the account on every request, refuses an older one. A version rather than a time: JWT
+ * times have a resolution of a second and come from each instance's clock, so a token
+ * issued in the same second as the change could not be told from one issued just after.
+ */
+const endCredentials = { credentialsVersion: sql`${users.credentialsVersion} + 1` };
+
+type Transaction = Parameters<Parameters<typeof orm.transaction>[0]>[0];
+
+/** Revokes the account's keys, with the change that ends its credentials (their rows locked by it). */
+async function revokeKeys(tx: Transaction, userID: string): Promise<void> {
+  await tx
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.userId, userID), isNull(apiKeys.revokedAt)));
+}
 
 /** A timestamptz from microseconds since 1970, exactly (to_timestamp takes a float). */
 const microsToTimestamp = (micros: bigint) =>

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import type { ApiKeyScope } from "../../access/scopes";
 import { orm } from "../db";
 import { apiKeys, users } from "../schema";
 
@@ -10,6 +11,8 @@ export interface ApiKeyInfo {
   name: string;
   /** The first 8 characters after `usk_`. */
   prefix: string;
+  /** What the key may do. */
+  scopes: ApiKeyScope[];
   createdAt: Date;
   lastUsedAt?: Date;
   expiresAt?: Date;
@@ -19,19 +22,23 @@ export interface StoredKey {
   name: string;
   keyHash: string;
   prefix: string;
+  scopes: ApiKeyScope[];
   expiresAt?: Date;
 }
 
-/** The account a key signs in as. */
+/** The account a key signs in as, and what the key may do. */
 export interface KeyOwner {
   userID: string;
   email: string;
+  scopes: ApiKeyScope[];
+  credentialsVersion: number;
 }
 
 const infoColumns = {
   id: apiKeys.id,
   name: apiKeys.name,
   prefix: apiKeys.prefix,
+  scopes: apiKeys.scopes,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   expiresAt: apiKeys.expiresAt,
@@ -48,13 +55,20 @@ const lastUsedResolution = sql`interval '1 minute'`;
 export const keyStore = {
   /**
    * Stores a key of `userID` unless the account already has `maxKeys` unrevoked ones
-   * ("full"), or no longer exists ("missing"). The account's row is locked while counting,
-   * so two requests at once cannot both take the last place.
+   * ("full"), no longer exists ("missing"), or changed its password since the caller signed
+   * in under `credentialsVersion` ("ended"). The account's row is locked while counting and
+   * checking, as a password change locks it: two requests at once cannot both take the last
+   * place, and no key made by a request that began before a password change outlives it.
    */
-  async insert(userID: string, key: StoredKey, maxKeys: number): Promise<ApiKeyInfo | "full" | "missing"> {
+  async insert(userID: string, credentialsVersion: number, key: StoredKey, maxKeys: number): Promise<ApiKeyInfo | "full" | "missing" | "ended"> {
     return orm.transaction(async (tx) => {
-      const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userID)).for("update");
+      const [account] = await tx
+        .select({ credentialsVersion: users.credentialsVersion })
+        .from(users)
+        .where(eq(users.id, userID))
+        .for("update");
       if (!account) return "missing";
+      if (account.credentialsVersion !== credentialsVersion) return "ended";
       const [held] = await tx
         .select({ n: count() })
         .from(apiKeys)
@@ -99,6 +113,8 @@ export const keyStore = {
         id: apiKeys.id,
         userID: users.id,
         email: users.email,
+        scopes: apiKeys.scopes,
+        credentialsVersion: users.credentialsVersion,
         usedLately: sql<boolean>`coalesce(${apiKeys.lastUsedAt} > now() - ${lastUsedResolution}, false)`,
       })
       .from(apiKeys)
@@ -118,7 +134,7 @@ export const keyStore = {
           ),
         );
     }
-    return { userID: row.userID, email: row.email };
+    return { userID: row.userID, email: row.email, scopes: row.scopes, credentialsVersion: row.credentialsVersion };
   },
 };
 
@@ -127,6 +143,7 @@ function withoutNulls(row: {
   id: string;
   name: string;
   prefix: string;
+  scopes: ApiKeyScope[];
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import type { users } from "../client.gen";
+import type { access, users } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { CopyButton } from "../components/CopyButton";
@@ -8,7 +8,15 @@ import { Field } from "../components/Field";
 import { useApiForm } from "../form";
 import { formatTime, fromLocalInput } from "../format";
 
-const labels = { name: "Name", expiresAt: "Expires" } as const;
+const labels = { name: "Name", expiresAt: "Expires", scopes: "What it may do" } as const;
+
+/** Each scope as the page names it, in the order the API lists them. */
+const scopeLabels: Record<access.ApiKeyScope, string> = {
+  "links:read": "Read links",
+  "links:write": "Create, change and delete links",
+  "analytics:read": "Read click analytics",
+};
+const allScopes = Object.keys(scopeLabels) as access.ApiKeyScope[];
 
 /** Keys for programs: made here, shown whole once, listed by their prefix, revoked at once. */
 export function KeysPage() {
@@ -44,7 +52,8 @@ export function KeysPage() {
         API keys
       </h1>
       <p>
-        A program sends a key as <code>Authorization: Bearer usk_…</code> and acts as you: it can shorten, list, change and delete your links.
+        A program sends a key as <code>Authorization: Bearer usk_…</code> or <code>X-API-Key: usk_…</code> and acts as you for what you let
+        it do with your links and their analytics. No key can manage your account or your keys.
       </p>
       <NewKeyForm onCreated={added} />
       {created && <CreatedKey created={created} />}
@@ -62,14 +71,21 @@ export function KeysPage() {
 function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => void }) {
   const [name, setName] = useState("");
   const [expiresAt, setExpiresAt] = useState("");
+  const [scopes, setScopes] = useState<access.ApiKeyScope[]>(allScopes);
   const { busy, formError, errorOf, run } = useApiForm(labels);
+  const scopesError = errorOf("scopes");
+  const toggle = (scope: access.ApiKeyScope, on: boolean) =>
+    setScopes((chosen) => allScopes.filter((s) => (s === scope ? on : chosen.includes(s))));
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const done = await run(async () => onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined })));
+    const done = await run(async () =>
+      onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined, scopes })),
+    );
     if (!done) return;
     setName("");
     setExpiresAt("");
+    setScopes(allScopes);
   };
 
   return (
@@ -85,6 +101,20 @@ function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => vo
         onInput={(e) => setExpiresAt(e.currentTarget.value)}
         error={errorOf("expiresAt")}
       />
+      <fieldset class="field scopes" aria-describedby={scopesError ? "key-scopes-error" : undefined}>
+        <legend>What it may do</legend>
+        {allScopes.map((scope) => (
+          <label class="check" key={scope}>
+            <input type="checkbox" name="key-scopes" value={scope} checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.currentTarget.checked)} />{" "}
+            {scopeLabels[scope]}
+          </label>
+        ))}
+        {scopesError && (
+          <p class="field-error" id="key-scopes-error">
+            {scopesError}
+          </p>
+        )}
+      </fieldset>
       {formError && <Alert>{formError}</Alert>}
       <button type="submit" disabled={busy}>
         {busy ? "Creating…" : "Create key"}
@@ -103,6 +133,7 @@ function CreatedKey({ created }: { created: users.CreatedApiKey }) {
       <p class="secret-line">
         <code class="secret">{created.key}</code> <CopyButton text={created.key} name="Copy the key" />
       </p>
+      <p>It may: {created.scopes.map((scope) => scopeLabels[scope].toLowerCase()).join("; ")}.</p>
       <p class="notice">Copy it now: it will not be shown again. Only its hash is kept, so nobody can read it back, not even you.</p>
     </section>
   );
@@ -117,6 +148,7 @@ function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (k
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Key</th>
+            <th scope="col">May</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Expires</th>
@@ -132,6 +164,7 @@ function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (k
               <td>
                 <code>usk_{key.prefix}…</code>
               </td>
+              <td>{key.scopes.map((scope) => scopeLabels[scope]).join(", ")}</td>
               <td>{when(key.createdAt, "")}</td>
               <td>{when(key.lastUsedAt, "Never")}</td>
               <td>

@@ -1,0 +1,47 @@
+// Who may do what: the scopes an API key carries, and the one check every endpoint that acts
+// as its caller makes. Shared by the services (a folder of plain code, not a service), so
+// that each endpoint states its need in one line and the rule lives here once.
+//
+// A login token (POST /auth/login) is the account: it may do everything the account may.
+// An API key is a credential for programs: it may use links and their analytics, as far as
+// its scopes say, and nothing else. Whatever its scopes, a key never manages the account
+// (its profile, email, password, deletion), never creates, lists or revokes keys, and
+// never acts as an administrator: a stolen key stays a key, and cannot make itself more.
+import { APIError } from "encore.dev/api";
+import { getAuthData } from "~encore/auth";
+
+/**
+ * What a key may do:
+ * - `links:read`: list the account's links and read one (GET /me/urls, GET /links, GET /links/:code);
+ * - `links:write`: create, change and delete them (POST /shorten, POST /url, POST /links/bulk, PATCH and DELETE /links/:code);
+ * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks).
+ */
+export type ApiKeyScope = "links:read" | "links:write" | "analytics:read";
+
+/** Every scope, in the order they are shown. */
+export const apiKeyScopes: readonly ApiKeyScope[] = Object.freeze(["links:read", "links:write", "analytics:read"]);
+
+/** How the caller signed in. */
+export type Credential = "login" | "api-key";
+
+/**
+ * Refuses an API key that lacks `scope`, with 403 permission_denied naming it. A login
+ * token, and a caller not signed in, pass: an endpoint open to anonymous callers (POST
+ * /shorten) stays open, and decides for itself what an anonymous caller may do.
+ */
+export function requireScope(scope: ApiKeyScope): void {
+  const caller = getAuthData();
+  if (caller?.credential === "api-key" && !caller.scopes.includes(scope)) {
+    throw APIError.permissionDenied(`this API key lacks the ${scope} scope: create a key with it to do this`);
+  }
+}
+
+/**
+ * Refuses an API key, whatever its scopes, with 403 permission_denied: `action` is what
+ * only the account itself may do ("manage API keys"). A login token passes.
+ */
+export function requireLogin(action: string): void {
+  if (getAuthData()?.credential === "api-key") {
+    throw APIError.permissionDenied(`an API key cannot ${action}: sign in with the account's password to do this`);
+  }
+}

@@ -1,0 +1,3 @@
+ALTER TABLE "api_keys" ADD COLUMN "scopes" text[] DEFAULT '{links:read,links:write,analytics:read}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "credentials_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_scopes_known" CHECK (cardinality("api_keys"."scopes") >= 1 AND "api_keys"."scopes" <@ '{links:read,links:write,analytics:read}'::text[]);
