@@ -51,6 +51,9 @@ describe("daily report", () => {
   });
 
   test("the day's clicks by people and its top referrers, from the url service's click analytics", async () => {
+    await urlDb.exec`
+      INSERT INTO urls (code, original_url, clicks)
+      SELECT 'dr000' || i, 'https://day.example/' || i, 0 FROM generate_series(1, 3) AS i`;
     // Rows as the click flush writes them: that day (UTC) and the days around it.
     await urlDb.exec`
       INSERT INTO link_clicks_hourly (code, hour, bot, referrer, country, browser, os, device, clicks) VALUES

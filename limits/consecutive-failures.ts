@@ -3,7 +3,7 @@
 // or of a link) from one address is slowed to a crawl, and nobody else is affected.
 // Shared by login attempts per (address, email) (logins.ts) and password attempts on a
 // link per (address, code) (link-passwords.ts).
-import { Limiter } from "./limiter/limiter";
+import { Limiter, TooManyRequests } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
 /** Consecutive failures of a key that cost no wait. */
@@ -17,8 +17,13 @@ export function failureWaitSeconds(failures: number): number {
 
 /**
  * The failures of each key, forgotten 24 hours after the first, and a gate that lets one
- * attempt through per wait. An attempt is counted as a failure before it is checked (so
- * concurrent attempts all count) and taken back or cleared once it is known to be fine.
+ * attempt through per wait. Two ways to use it:
+ * - begin, then takeBack or clear (logins): an attempt is counted as a failure before it
+ *   is checked (so concurrent attempts all count), and taken back or cleared once it is
+ *   known to be fine;
+ * - admit, then fail or clear (link passwords): only a confirmed failure counts, and the
+ *   caller lets one attempt of a key be checked at a time, so none is let through on a
+ *   count that attempts still being checked would change.
  */
 export class ConsecutiveFailures {
   readonly #failures: Limiter;
@@ -45,6 +50,22 @@ export class ConsecutiveFailures {
       await this.#failures.takeBack(key);
       throw err;
     }
+  }
+
+  /**
+   * Lets an attempt of `key` through on its confirmed failures, counting nothing; while
+   * the key must wait after its last failure, throws TooManyRequests.
+   */
+  async admit(key: string): Promise<void> {
+    const closed = await this.#gate.get(key);
+    if (closed !== null && closed.consumed >= 1 && closed.msBeforeNext > 0) throw new TooManyRequests(closed.msBeforeNext);
+  }
+
+  /** An attempt admitted failed: counted, and the key waits from now on as long as its count says. */
+  async fail(key: string): Promise<void> {
+    const { consumed } = await this.#failures.add(key);
+    const wait = failureWaitSeconds(consumed);
+    if (wait > 0) await this.#gate.set(key, 1, wait);
   }
 
   /** The attempt begun was not checked after all (the check itself failed). */

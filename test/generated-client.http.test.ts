@@ -65,12 +65,12 @@ describe("the generated TypeScript client type-checks in a project of its own", 
       const client = new Client(Local, { auth: () => ({ authorization: "Bearer t" }) });
       export async function use(): Promise<string> {
         const made: url.ShortenResponse = await client.url.shorten({ url: "https://example.com" });
-        const stats = await client.url.stats(made.code);
+        const stats = await client.url.stats(made.code, {});
         const created: string = stats.createdAt;
         const page = await client.url.myUrls({ limit: 10 });
         const b = await client.urlb.get((await client.urlb.shorten({ url: "https://example.com" })).id);
         const res: Response = await client.url.resolve("GET", made.code);
-        try { await client.with({ auth: undefined }).url.stats("nope00"); } catch (e) {
+        try { await client.with({ auth: undefined }).url.stats("nope00", {}); } catch (e) {
           if (isAPIError(e) && e.code === ErrCode.NotFound) return (e satisfies APIError).message;
         }
         return created + page.urls.length + b.url + res.status;
@@ -98,7 +98,7 @@ describe("the generated TypeScript client against the running app", () => {
     const resolved = await client.url.resolve("GET", made.code);
     expect(resolved.status).toBe(200);
     expect(await resolved.json()).toEqual({ url: "https://example.com/client" });
-    const stats = await client.url.stats(made.code);
+    const stats = await client.url.stats(made.code, {});
     expect(stats).toMatchObject({ code: made.code, originalUrl: "https://example.com/client", clicks: 1 });
     expect(Date.parse(stats.createdAt)).not.toBeNaN();
   });
@@ -155,7 +155,7 @@ describe("the generated TypeScript client against the running app", () => {
 
   test("errors arrive as APIError with Encore's code, status and details", async () => {
     const client = new ts.default(server.url);
-    const missing = await client.url.stats("zzzzz9").catch((err: unknown) => err);
+    const missing = await client.url.stats("zzzzz9", {}).catch((err: unknown) => err);
     expect(ts.isAPIError(missing)).toBe(true);
     expect(missing).toMatchObject({ status: 404, code: ts.ErrCode.NotFound, message: "url not found" });
     const invalid = await client.url.shorten({ url: "javascript:alert(1)" }).catch((err: unknown) => err);
@@ -169,7 +169,7 @@ describe("the other languages", () => {
   test("the JavaScript client makes the same calls without types", async () => {
     const client = new js.default(server.url);
     const made = await client.url.shorten({ url: "https://example.com/js" });
-    expect((await client.url.stats(made.code)).originalUrl).toBe("https://example.com/js");
+    expect((await client.url.stats(made.code, {})).originalUrl).toBe("https://example.com/js");
     const missing = await client.urlb.get("nope0000").catch((err: unknown) => err);
     expect(js.isAPIError(missing) && missing.code).toBe(js.ErrCode.NotFound);
   });

@@ -152,3 +152,34 @@ describe("guessing", () => {
     for (let i = 0; i < 3; i++) expect((await withPassword(code, "wrong", from)).status).toBe(401);
   });
 });
+
+describe("many at once", () => {
+  const tally = (answers: Response[]) => {
+    const statuses = answers.map((res) => res.status);
+    return Object.fromEntries([...new Set(statuses)].map((s) => [s, statuses.filter((x) => x === s).length]));
+  };
+
+  test("100 requests in parallel with the right password from one address: all 200, every click counted", async () => {
+    const code = await passwordLink("https://example.com/popular", "shared secret");
+    const from = client.nextAddress();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => withPassword(code, "shared secret", from)));
+    expect(tally(answers)).toEqual({ 200: 100 });
+    expect(await storedClicks(code)).toBe(100);
+  });
+
+  test("20 different wrong passwords at once from one address: 4 are checked (401), the rest refused (429) untried", async () => {
+    const code = await passwordLink("https://example.com/burst");
+    const guesser = client.nextAddress();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => withPassword(code, `guess ${i}`, guesser)));
+    expect(tally(answers)).toEqual({ 401: 4, 429: 16 });
+    // The 4 checked were wrong: the address now waits, even with the right password.
+    expect((await withPassword(code, "open sesame", guesser)).status).toBe(429);
+  });
+
+  test("a right password sent with wrong ones at once is answered 200 and clears the address's count", async () => {
+    const code = await passwordLink("https://example.com/mixed");
+    const from = client.nextAddress();
+    const answers = await Promise.all(["typo 1", "typo 2", "open sesame", "typo 3"].map((p) => withPassword(code, p, from)));
+    expect(answers.map((res) => res.status)).toEqual([401, 401, 200, 401]);
+  });
+});

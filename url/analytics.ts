@@ -1,4 +1,4 @@
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Header } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
 import { db } from "./db";
 import { linkRow } from "./links/link-reads";
@@ -24,6 +24,10 @@ interface RangeRequest {
 
 export interface LinkAnalyticsRequest extends RangeRequest {
   code: string;
+  /** An anonymous password link's password (as GET /:code takes it). */
+  password?: Header<"X-Link-Password">;
+  /** The client's address, for the limit on guessing a link's password; set by the runtime (see POST /shorten). */
+  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
 interface RangeAnswer {
@@ -42,17 +46,19 @@ export type MyClicksResponse = RangeAnswer & ClickAnalytics;
 /**
  * One link's click analytics over a range: totals, the series, and the top referrers,
  * countries, browsers, OS and devices, humans and bots apart. An anonymous link's are
- * public (as its stats are); an owned link's are its owner's. Counts are what is stored:
+ * public (as its stats are) unless it has a password, then only with its password; an
+ * owned link's are its owner's (link-analytics/access.ts). Counts are what is stored:
  * clicks answered in the last flush interval (100 ms by default) show a moment later.
  * Read-only.
  */
 export const linkAnalytics = api(
-  { expose: true, method: "GET", path: "/:code/analytics" },
-  async ({ code, ...params }: LinkAnalyticsRequest): Promise<LinkAnalyticsResponse> => {
+  // sensitive: the request may hold a link's password, which must not reach traces or logs.
+  { expose: true, method: "GET", path: "/:code/analytics", sensitive: true },
+  async ({ code, password, forwardedFor, ...params }: LinkAnalyticsRequest): Promise<LinkAnalyticsResponse> => {
     requireScope("analytics:read");
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     const range = await analyticsRange(params);
-    readableAnalytics(await linkRow(code), getAuthData()?.userID);
+    await readableAnalytics(await linkRow(code), { userID: getAuthData()?.userID, password, forwardedFor });
     return { code, ...answerOf(range), ...(await clickAnalytics([code], range)) };
   },
 );

@@ -1,6 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
+import { reportable } from "./links/reportable";
 
 export interface DayClicksRequest {
   /** A UTC day, YYYY-MM-DD. */
@@ -18,16 +19,19 @@ export interface DayClicksResponse {
   humanClicks: number;
   /** Bots' clicks (crawlers, link previews, scripts) on every link that day. */
   botClicks: number;
-  /** The referrers of most human clicks that day, most first (at most 5). */
+  /**
+   * The referrers of most human clicks that day, most first (at most 5), on links a report
+   * may name (links/reportable.ts): anonymous, without a password, neither deleted nor disabled.
+   */
   topReferrers: ReferrerClicks[];
 }
 
 const topReferrers = 5;
 
 /**
- * One UTC day's clicks over every link, for the analytics service's daily report: the
- * day's human and bot clicks and its top referrers by human clicks. Internal and
- * read-only. Scans that day's analytics rows of every link, once a day.
+ * One UTC day's clicks, for the analytics service's daily report: the day's human and bot
+ * clicks over every link, and the top referrers by human clicks of the links a report may
+ * name. Internal and read-only. Scans that day's analytics rows of every link, once a day.
  */
 export const dayClicks = api(
   { expose: false, method: "GET", path: "/internal/day-clicks/:date" },
@@ -46,16 +50,26 @@ export const dayClicks = api(
           UNION ALL
           SELECT sum(humans), sum(bots) FROM link_clicks_daily WHERE dimension = 'all' AND day = ${date}::date
         ) AS both_kinds`,
-      db.queryAll<ReferrerClicks>`
-        SELECT value, sum(humans)::float8 AS humans FROM (
-          SELECT referrer AS value, sum(clicks) AS humans
-          FROM link_clicks_hourly WHERE hour >= ${day} AND hour < ${next} AND NOT bot GROUP BY referrer
-          UNION ALL
-          SELECT value, sum(humans) FROM link_clicks_daily WHERE dimension = 'referrer' AND day = ${date}::date AND value <> '' GROUP BY value
-        ) AS both_kinds
-        GROUP BY value HAVING sum(humans) > 0
-        ORDER BY sum(humans) DESC, value
-        LIMIT ${topReferrers}`,
+      // Only reportable links' clicks (links/reportable.ts): where a password or owned
+      // link's visitors come from is its audience, which a public report must not show.
+      db.rawQueryAll<ReferrerClicks>(
+        `SELECT value, sum(humans)::float8 AS humans FROM (
+           SELECT h.referrer AS value, sum(h.clicks) AS humans
+           FROM link_clicks_hourly h JOIN urls u ON u.code = h.code AND ${reportable("u")}
+           WHERE h.hour >= $1 AND h.hour < $2 AND NOT h.bot GROUP BY h.referrer
+           UNION ALL
+           SELECT d.value, sum(d.humans)
+           FROM link_clicks_daily d JOIN urls u ON u.code = d.code AND ${reportable("u")}
+           WHERE d.dimension = 'referrer' AND d.day = $3::date AND d.value <> '' GROUP BY d.value
+         ) AS both_kinds
+         GROUP BY value HAVING sum(humans) > 0
+         ORDER BY sum(humans) DESC, value
+         LIMIT $4`,
+        day,
+        next,
+        date,
+        topReferrers,
+      ),
     ]);
     return { humanClicks: totals!.humans, botClicks: totals!.bots, topReferrers: referrers };
   },

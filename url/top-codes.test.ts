@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { url } from "~encore/clients";
 import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
-import { topCodes } from "./top-codes";
+import { reportableCodes, topCodes } from "./top-codes";
 
 describe("top codes", () => {
   test("an empty table has no top codes and no clicks", async () => {
@@ -31,6 +31,23 @@ describe("top codes", () => {
       "tc0005",
       "tc0001", // tc0000 was never clicked: not among the most clicked, whatever the limit
     ]);
+  });
+
+  test("only anonymous, live links without a password are named; the total still counts every link", async () => {
+    await db.exec`
+      INSERT INTO urls (code, original_url, clicks, created_by, password_hash, expires_at, max_clicks, deleted_at, disabled_at) VALUES
+        ('tr-public', 'https://public.example', 1000001, NULL, NULL, NULL, NULL, NULL, NULL),
+        ('tr-password', 'https://password.example', 1000006, NULL, 'scrypt$hash', NULL, NULL, NULL, NULL),
+        ('tr-owned', 'https://owned.example', 1000005, 'user-1', NULL, NULL, NULL, NULL, NULL),
+        ('tr-expired', 'https://expired.example', 1000004, NULL, NULL, now() - interval '1 day', NULL, NULL, NULL),
+        ('tr-spent', 'https://spent.example', 1000003, NULL, NULL, NULL, 1000003, NULL, NULL),
+        ('tr-disabled', 'https://disabled.example', 1000002, NULL, NULL, NULL, NULL, NULL, now())`;
+    const { totalClicks, top } = await topCodes({ limit: 100 });
+    expect(top.map((t) => t.code)).not.toEqual(expect.arrayContaining(["tr-password"]));
+    expect(top.filter((t) => t.code.startsWith("tr-"))).toEqual([{ code: "tr-public", originalUrl: "https://public.example", clicks: 1000001 }]);
+    expect(totalClicks).toBeGreaterThanOrEqual(1000001 + 1000002 + 1000003 + 1000004 + 1000005 + 1000006);
+    const { codes } = await reportableCodes({ codes: ["tr-public", "tr-password", "tr-owned", "tr-expired", "tr-spent", "tr-disabled", "tr-none"] });
+    expect(codes.sort()).toEqual(["tr-expired", "tr-public", "tr-spent"]); // once named, an expired or spent link stays named
   });
 
   test.each([0, 101, -1, 1.5])("a limit of %s is invalid_argument naming limit", async (limit) => {

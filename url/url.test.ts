@@ -62,6 +62,7 @@ describe("shortening", () => {
     ["javascript:alert(1)", /http or https, not javascript/],
     ["data:text/html,<script>", /http or https, not data/],
     ["file:///etc/passwd", /http or https, not file/],
+    ["https://user:pass@example.com/", /must not hold a user name or password/],
     ["/just/a/path", /absolute URL/],
     ["", /must not be empty/],
     ["   ", /must not be empty/],

@@ -27,11 +27,17 @@ export interface DailyReport {
    * day's clicks, which are not recorded per day.
    */
   totalClicks: number;
-  /** The most-clicked codes when the report was generated, most first (at most 10). */
+  /**
+   * The most-clicked links when the report was generated, most first (at most 10): only
+   * anonymous, live links without a password, whose URL is anyone's to see.
+   */
   topCodes: ReportedCode[];
   /** That day's clicks by people (bots' clicks left out), on every link. */
   humanClicks: number;
-  /** That day's referrers of most human clicks, most first (at most 5): a host, or "direct". */
+  /**
+   * That day's referrers of most human clicks on the links a report may name (anonymous,
+   * without a password), most first (at most 5): a host, or "direct".
+   */
   topReferrers: ReportedReferrer[];
   generatedAt: Date;
 }

@@ -1,18 +1,23 @@
 import { APIError } from "encore.dev/api";
+import { passwordHashOf, requireLinkPassword, type LinkCaller } from "../link-access/password-links";
 import type { LinkRow } from "../links/link-rows";
 
 /**
- * Who may read a link's analytics: an anonymous link's are public, as its stats are; an
- * owned link's only its owner's (401 for a caller not signed in, 403 for another
- * account). A deleted or disabled link is 404 to everyone but its owner, as for stats.
+ * Who may read a link's analytics: an anonymous link's are public, as its stats are, but a
+ * password link's only to whoever gives its password (401 otherwise, as GET /:code
+ * answers); an owned link's only its owner's (401 for a caller not signed in, 403 for
+ * another account), whatever password is given. A deleted or disabled link is 404 to
+ * everyone but its owner, as for stats.
  */
-export function readableAnalytics(row: LinkRow | null, userID: string | undefined): LinkRow {
+export async function readableAnalytics(row: LinkRow | null, caller: LinkCaller): Promise<LinkRow> {
   if (row === null) throw APIError.notFound("url not found");
   if (row.created_by === null) {
     if (row.deleted_at !== null || row.disabled_at !== null) throw APIError.notFound("url not found");
+    // The hash is read only here: link reads leave it in SQL (links/link-rows.ts).
+    if (row.has_password) await requireLinkPassword(row.code, { createdBy: null, passwordHash: await passwordHashOf(row.code) }, caller);
     return row;
   }
-  if (userID === undefined) throw APIError.unauthenticated("sign in to read this link's analytics: it belongs to an account");
-  if (row.created_by !== userID) throw APIError.permissionDenied("this link belongs to another account");
+  if (caller.userID === undefined) throw APIError.unauthenticated("sign in to read this link's analytics: it belongs to an account");
+  if (row.created_by !== caller.userID) throw APIError.permissionDenied("this link belongs to another account");
   return row;
 }

@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { LinkPasswordLimits } from "../../limits/link-passwords";
-import { passwords } from "../../users/passwords/passwords";
 import { addBudgetedClick } from "../click-analytics/store";
 import { describeClick } from "../click-analytics/describe";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
 import type { CachedLink, LinkRules, Unavailable } from "../link-cache/cache";
-import { maxPasswordLength } from "../links/options";
+import { linkPasswordIsRight } from "../link-access/password-checks";
+import { needsPasswordMessage, wrongPasswordMessage } from "../link-access/password-links";
 import { clientAddressKey } from "./client-address";
 import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
 import { passwordPage } from "./pages";
@@ -34,8 +33,8 @@ export function answerGuarded(req: IncomingMessage, res: ServerResponse, code: s
   return afterClick(countClick(req, code, rules), req, res, link);
 }
 
-const needsPassword = prepare("this link needs a password: send it in the X-Link-Password header");
-const wrongPassword = prepare("wrong password");
+const needsPassword = prepare(needsPasswordMessage);
+const wrongPassword = prepare(wrongPasswordMessage);
 
 function prepare(message: string): { body: string; bytes: number } {
   const body = JSON.stringify({ code: "unauthenticated", message, details: null });
@@ -66,26 +65,14 @@ export function sendNeedsPassword(req: IncomingMessage, res: ServerResponse, las
   sendJson(req, res, 401, body, bytes);
 }
 
-/** Limits on guessing, per client address and code (limits/link-passwords.ts). */
-const passwordLimits = new LinkPasswordLimits();
-
 /**
- * Whether `password` is the link's. Each attempt counts against its client address and
- * code; past the limit it throws 429 resource_exhausted (with retryAfterSeconds), and
- * 503 unavailable when too many passwords are being checked on this server.
+ * Whether `password` is the link's (link-access/password-checks.ts). Only a wrong one
+ * counts against its client address and code; past the limit it throws 429
+ * resource_exhausted (with retryAfterSeconds), and 503 unavailable when too many
+ * passwords are being checked on this server.
  */
-export async function passwordIsRight(req: IncomingMessage, code: string, hash: string, password: string): Promise<boolean> {
-  const attempt = await passwordLimits.begin(clientAddressKey(req, urlConfig.trustProxy) ?? "unknown", code);
-  let right: boolean;
-  try {
-    // Longer than any password a link can have: wrong, without the scrypt work.
-    right = password.length <= maxPasswordLength && (await passwords.verify(password, hash));
-  } catch (err) {
-    await attempt.notChecked();
-    throw err;
-  }
-  if (right) await attempt.right();
-  return right;
+export function passwordIsRight(req: IncomingMessage, code: string, hash: string, password: string): Promise<boolean> {
+  return linkPasswordIsRight(clientAddressKey(req, urlConfig.trustProxy), code, hash, password);
 }
 
 /**

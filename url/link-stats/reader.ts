@@ -9,6 +9,9 @@ export interface LinkStats {
   readonly originalUrl: string;
   readonly clicks: number;
   readonly createdAt: Date;
+  /** Who may see it, when it has a password (link-access/password-links.ts). */
+  readonly createdBy: string | null;
+  readonly passwordHash: string | null;
 }
 
 /**
@@ -77,8 +80,17 @@ export class StatsReader {
     // Taken now: an entry the loop below evicts to make room must still answer this batch.
     const known = new Map(codes.map((code) => [code, this.#facts.get(code)]));
     const knownIds = codes.map((code) => known.get(code)?.id ?? 0);
-    const rows = await db.queryAll<{ code: string; id: number; clicks: number; original_url: string; gone: boolean; created_ms: number | null }>`
-      SELECT u.code, u.id, u.clicks, u.original_url,
+    const rows = await db.queryAll<{
+      code: string;
+      id: number;
+      clicks: number;
+      original_url: string;
+      created_by: string | null;
+      password_hash: string | null;
+      gone: boolean;
+      created_ms: number | null;
+    }>`
+      SELECT u.code, u.id, u.clicks, u.original_url, u.created_by, u.password_hash,
         u.deleted_at IS NOT NULL OR u.disabled_at IS NOT NULL AS gone,
         CASE WHEN u.id = k.known_id THEN NULL ELSE (extract(epoch FROM u.created_at) * 1000)::float8 END AS created_ms
       FROM unnest(${codes}::text[], ${knownIds}::int[]) AS k(code, known_id)
@@ -93,7 +105,13 @@ export class StatsReader {
         facts = { id: r.id, createdAt: new Date(r.created_ms!) };
         this.#facts.set(r.code, facts);
       }
-      found.set(r.code, { originalUrl: r.original_url, clicks: r.clicks + this.counter.pending(r.code), createdAt: facts.createdAt });
+      found.set(r.code, {
+        originalUrl: r.original_url,
+        clicks: r.clicks + this.counter.pending(r.code),
+        createdAt: facts.createdAt,
+        createdBy: r.created_by,
+        passwordHash: r.password_hash,
+      });
     }
     return found;
   }

@@ -12,7 +12,7 @@ import { currentSession } from "../session";
  */
 async function factsOf(code: string): Promise<url.StatsResponse> {
   try {
-    return await client.url.stats(code);
+    return await client.url.stats(code, {});
   } catch (err) {
     if (!(isAPIError(err) && err.code === ErrCode.NotFound && currentSession())) throw err;
     const own = await client.url.getLink(code).catch(() => Promise.reject(err)); // not the owner's: the first answer stands
