@@ -30,7 +30,10 @@ function time(ua: string, n = 300): number {
 }
 
 function ratio(ua: string): number {
-  for (let i = 0; i < 100; i++) time(ua, 1), time(chrome, 1);
+  for (let i = 0; i < 100; i++) {
+    time(ua, 1);
+    time(chrome, 1);
+  }
   const rounds: number[] = [];
   for (let k = 0; k < 15; k++) {
     const a = time(chrome);
