@@ -148,4 +148,19 @@ describe("reading analytics", () => {
       if (r.status === 503) expect(Number(r.retryAfter)).toBeGreaterThan(0);
     }
   });
+
+  test("POST /shorten stays 200 while 40 analytics reads, each running to its time box, are asked at once", async () => {
+    const code = await shorten("198.51.100.7");
+    // The table locked by another transaction (one connection of the pool): every read runs
+    // until its statement timeout, holding its connection. At most ANALYTICS_READS_AT_ONCE (2)
+    // do, so the pool (4) keeps a connection for shortens however many reads are asked.
+    await using tx = await db.begin();
+    await tx.exec`LOCK TABLE link_clicks_hourly IN ACCESS EXCLUSIVE MODE`;
+    const reads = Array.from({ length: 40 }, (_, i) => send("GET", `/${code}/analytics`, `203.0.113.${i + 101}`));
+    const shortens = Array.from({ length: 10 }, (_, i) => send("POST", "/shorten", `192.0.2.${i + 101}`, { url: `https://example.com/t${i}` }));
+    for (const s of await Promise.all(shortens)) expect(s.status).toBe(200);
+    const answers = await Promise.all(reads);
+    await tx.rollback();
+    for (const r of answers) expect(r).toMatchObject({ status: 503, retryAfter: expect.any(String) });
+  });
 });

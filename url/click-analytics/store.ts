@@ -43,8 +43,11 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
     ), hours AS (
       SELECT DISTINCT code, hour FROM v
     ), stored AS (
-      SELECT t.code, t.hour, t.bot, t.referrer, t.country, t.browser, t.os, t.device
-      FROM hours JOIN link_clicks_hourly t ON t.code = hours.code AND t.hour = hours.hour
+      -- Each hour's rows by the key's prefix (LATERAL: an index range per link-hour, never a scan of the table).
+      SELECT hours.code, hours.hour, t.bot, t.referrer, t.country, t.browser, t.os, t.device
+      FROM hours CROSS JOIN LATERAL (
+        SELECT bot, referrer, country, browser, os, device FROM link_clicks_hourly WHERE code = hours.code AND hour = hours.hour
+      ) AS t
     ), dim_values AS (
       -- Each dimension's values in each hour: those stored keep their place, new ones come
       -- in most clicked first while the hour has room.
