@@ -75,7 +75,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const prefix = `bench_${process.pid}_`;
   // Limits off: the bench shortens 100,000 links, and its load more, from one address.
   // Events on the SQL provider whatever the shell has: settle() waits for its backlog.
-  const env = { ...engineEnv, NATS_URL: "", DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", SHORTEN_LIMIT_PER_ADDRESS: "off", SHORTEN_LIMIT_PER_USER: "off" };
+  const env = { ...engineEnv, NATS_URL: "", DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", SHORTEN_LIMIT_PER_ADDRESS: "off", SHORTEN_LIMIT_PER_USER: "off", ANALYTICS_READ_LIMIT_PER_ADDRESS: "off" };
   // The embedded cluster is the app's own, under its DATA_DIR; the bench joins it to read and tidy.
   const clusterDir = path.join(dataDir, "postgres");
   const serverUrl = async () => engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;

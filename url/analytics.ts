@@ -1,5 +1,7 @@
 import { api, APIError, type Header } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
+import { addressKey } from "../limits/address";
+import { analyticsReads } from "../limits/analytics-reads";
 import { db } from "./db";
 import { linkRow } from "./links/link-reads";
 import { readableAnalytics } from "./link-analytics/access";
@@ -20,14 +22,19 @@ interface RangeRequest {
   interval?: "hour" | "day";
   /** The IANA time zone whose days the series counts (default UTC). */
   tz?: string;
+  /**
+   * The client's address, for the limit on analytics reads per address (and on guessing a
+   * link's password). The runtime sets it
+   * from the connection, replacing what the client sent, unless it runs behind a trusted
+   * proxy (TRUST_PROXY=on), which sets it.
+   */
+  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
 export interface LinkAnalyticsRequest extends RangeRequest {
   code: string;
   /** An anonymous password link's password (as GET /:code takes it). */
   password?: Header<"X-Link-Password">;
-  /** The client's address, for the limit on guessing a link's password; set by the runtime (see POST /shorten). */
-  forwardedFor?: Header<"X-Forwarded-For">;
 }
 
 interface RangeAnswer {
@@ -49,7 +56,8 @@ export type MyClicksResponse = RangeAnswer & ClickAnalytics;
  * public (as its stats are) unless it has a password, then only with its password; an
  * owned link's are its owner's (link-analytics/access.ts). Counts are what is stored:
  * clicks answered in the last flush interval (100 ms by default) show a moment later.
- * Read-only.
+ * Read-only. Limited per client address (429 with retryAfterSeconds), a few at once per
+ * instance and time-boxed (503 with retryAfterSeconds): limits/analytics-reads.ts.
  */
 export const linkAnalytics = api(
   // sensitive: the request may hold a link's password, which must not reach traces or logs.
@@ -57,17 +65,19 @@ export const linkAnalytics = api(
   async ({ code, password, forwardedFor, ...params }: LinkAnalyticsRequest): Promise<LinkAnalyticsResponse> => {
     requireScope("analytics:read");
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
+    await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
     await readableAnalytics(await linkRow(code), { userID: getAuthData()?.userID, password, forwardedFor });
     return { code, ...answerOf(range), ...(await clickAnalytics([code], range)) };
   },
 );
 
-/** The caller's click analytics across all their links (deleted ones included: their clicks happened). Read-only. */
+/** The caller's click analytics across all their links (deleted ones included: their clicks happened). Read-only; limited as GET /:code/analytics. */
 export const myClicks = api(
   { expose: true, auth: true, method: "GET", path: "/me/clicks" },
-  async (params: RangeRequest): Promise<MyClicksResponse> => {
+  async ({ forwardedFor, ...params }: RangeRequest): Promise<MyClicksResponse> => {
     requireScope("analytics:read");
+    await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
     const rows = await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
     return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };

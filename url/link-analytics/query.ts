@@ -1,5 +1,5 @@
-import { db } from "../db";
 import { breakdownDimensions, type BreakdownDimension } from "../click-analytics/dimensions";
+import { boundedRead, type AnalyticsReader } from "./bounded-read";
 import type { AnalyticsRange } from "./range";
 
 export interface ClickCounts {
@@ -37,13 +37,13 @@ const topValues = 10;
 
 /**
  * The analytics of the links `codes` over `range`: the series and every breakdown, in
- * two statements run side by side. Hourly rows count when their hour starts inside
+ * two statements of one bounded read (bounded-read.ts). Hourly rows count when their hour starts inside
  * the range (from rounded down to its hour); daily rows, older than the hourly
  * retention, when their UTC day does (from rounded down to its UTC day), and in a
  * day series they fall in the local day holding their UTC noon.
  */
 export async function clickAnalytics(codes: readonly string[], range: AnalyticsRange): Promise<ClickAnalytics> {
-  const [series, breakdowns] = await Promise.all([seriesOf(codes, range), breakdownsOf(codes, range)]);
+  const [series, breakdowns] = await boundedRead(async (tx) => [await seriesOf(tx, codes, range), await breakdownsOf(tx, codes, range)] as const);
   const totals = { all: 0, humans: 0, bots: 0 };
   for (const p of series) {
     totals.humans += p.humans;
@@ -61,7 +61,7 @@ export async function clickAnalytics(codes: readonly string[], range: AnalyticsR
   };
 }
 
-async function seriesOf(codes: readonly string[], { from, to, interval, tz }: AnalyticsRange): Promise<SeriesPoint[]> {
+async function seriesOf(db: AnalyticsReader, codes: readonly string[], { from, to, interval, tz }: AnalyticsRange): Promise<SeriesPoint[]> {
   const rows =
     interval === "hour"
       ? // Hour ranges lie inside the hourly retention (range.ts): no daily rows.
@@ -101,7 +101,7 @@ async function seriesOf(codes: readonly string[], { from, to, interval, tz }: An
   return rows.map((r) => ({ start: r.start.toISOString(), humans: r.humans, bots: r.bots }));
 }
 
-async function breakdownsOf(codes: readonly string[], { from, to }: AnalyticsRange): Promise<Map<BreakdownDimension, Breakdown>> {
+async function breakdownsOf(db: AnalyticsReader, codes: readonly string[], { from, to }: AnalyticsRange): Promise<Map<BreakdownDimension, Breakdown>> {
   const rows = await db.queryAll<{ dimension: BreakdownDimension; value: string | null; humans: number; bots: number }>`
     WITH hourly AS (
       SELECT CASE WHEN GROUPING(referrer) = 0 THEN 'referrer' WHEN GROUPING(country) = 0 THEN 'country'

@@ -40,7 +40,8 @@ export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
         FROM moved
         GROUP BY code, (hour AT TIME ZONE 'UTC')::date, GROUPING SETS ((), (referrer), (country), (browser), (os), (device))
       ), ranked AS (
-        SELECT *, row_number() OVER (PARTITION BY code, day, dimension ORDER BY humans + bots DESC, value) AS rank FROM dims
+        -- Value '' is what an hour counted as other (click-analytics/store.ts): never among the top.
+        SELECT *, row_number() OVER (PARTITION BY code, day, dimension ORDER BY value = '', humans + bots DESC, value) AS rank FROM dims
       ), added AS (
         INSERT INTO link_clicks_daily AS t (code, dimension, day, value, humans, bots)
         SELECT code, dimension, day, CASE WHEN rank <= ${topValuesPerDay} THEN value ELSE '' END, sum(humans), sum(bots)
