@@ -45,3 +45,15 @@ export function requireLogin(action: string): void {
     throw APIError.permissionDenied(`an API key cannot ${action}: sign in with the account's password to do this`);
   }
 }
+
+/**
+ * The signed-in caller's account, as far as `scope` lets it act for the account: undefined
+ * for a caller not signed in and for an API key without `scope`. For endpoints open to
+ * everyone that show an owner more (a password link's stats), so that a key without the
+ * scope sees what an anonymous caller sees, no more.
+ */
+export function callerActingWith(scope: ApiKeyScope): string | undefined {
+  const caller = getAuthData();
+  if (caller === null || caller === undefined) return undefined;
+  return caller.credential === "api-key" && !caller.scopes.includes(scope) ? undefined : caller.userID;
+}

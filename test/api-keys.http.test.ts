@@ -235,6 +235,18 @@ describe("what a key may do", () => {
     expect((await call(method2, path2, { token: withIt.key, body: body2 })).status).toBe(200);
   });
 
+  test("a password link's stats: its owner's key with links:read sees them, one without it is asked the password like anyone", async () => {
+    const { token } = await signedIn();
+    const created = await call("POST", "/shorten", { token, body: { url: "https://scoped.example/hidden", password: "open sesame" } });
+    const { code } = created.body as { code: string };
+    const reader = (await newKey(token, { name: "reader", scopes: ["links:read"] })).key;
+    expect(await call("GET", `/${code}/stats`, { token: reader })).toMatchObject({ status: 200, body: { originalUrl: "https://scoped.example/hidden" } });
+    const writer = (await newKey(token, { name: "writer", scopes: ["links:write", "analytics:read"] })).key;
+    const refused = await call("GET", `/${code}/stats`, { token: writer });
+    expect(refused).toMatchObject({ status: 401, body: { code: "unauthenticated" } });
+    expect(JSON.stringify(refused.body)).not.toContain("scoped.example");
+  });
+
   test("links:write: DELETE /links/:code is 403 without it and 200 with it", async () => {
     const reader = await scoped(["links:read"]);
     expect(await call("DELETE", `/links/${reader.code}`, { token: reader.key })).toMatchObject({ status: 403, body: { code: "permission_denied" } });

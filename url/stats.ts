@@ -1,5 +1,5 @@
 import { api, APIError, type Header } from "encore.dev/api";
-import { getAuthData } from "~encore/auth";
+import { callerActingWith } from "../access/scopes";
 import { clickCounter } from "./click-counting/instance";
 import { requireLinkPassword } from "./link-access/password-links";
 import { isWellFormedCode } from "./shortening/codes";
@@ -32,9 +32,10 @@ const reader = new StatsReader(clickCounter);
 /**
  * Click statistics for a code. Read-only: it never changes the count, and publishes nothing.
  * A deleted or disabled link answers 404 as if it had never been; an expired or exhausted
- * one still has its stats. A password link's stats are its owner's (signed in) and those
- * who give its password: anyone else gets GET /:code's 401 (no password, or a wrong one;
- * wrong ones count towards the same limit on guessing), never its target.
+ * one still has its stats. A password link's stats are its owner's (signed in, or by an
+ * API key with links:read) and those who give its password: anyone else gets GET /:code's
+ * 401 (no password, or a wrong one; wrong ones count towards the same limit on guessing),
+ * never its target.
  */
 export const stats = api(
   // sensitive: the request may hold a link's password, which must not reach traces or logs.
@@ -43,7 +44,7 @@ export const stats = api(
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     const link = await reader.read(code);
     if (!link) throw APIError.notFound("url not found");
-    await requireLinkPassword(code, link, { userID: getAuthData()?.userID, password, forwardedFor });
+    await requireLinkPassword(code, link, { userID: callerActingWith("links:read"), password, forwardedFor });
     return { code, originalUrl: link.originalUrl, clicks: link.clicks, createdAt: link.createdAt };
   },
 );
