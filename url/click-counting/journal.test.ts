@@ -23,8 +23,13 @@ async function storedClicks(code: string): Promise<number> {
   return (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
 }
 
-/** A counter as a process has it: a registered writer of its own and a journal, writes failing while `down()`. */
-async function processCounter(down: () => boolean, intervalMs = 60_000) {
+/**
+ * A counter as a process has it: a registered writer of its own and a journal, writes
+ * failing while `down()`. Its tries are the test's flush() calls (its own timer is a
+ * minute away): a timer of a few milliseconds waited for with a sleep missed its try on a
+ * loaded machine, and the journal it left then broke the next test's replay.
+ */
+async function processCounter(down: () => boolean) {
   const writer = randomUUID();
   await registerWriter(writer);
   const journal = new ClickJournal(dir, writer);
@@ -33,7 +38,7 @@ async function processCounter(down: () => boolean, intervalMs = 60_000) {
     if (down()) throw new Error("connect ECONNREFUSED 127.0.0.1:5432");
     return write(...args);
   };
-  return { writer, journal, write, counter: new ClickCounter(failing, intervalMs, journal) };
+  return { writer, journal, write, counter: new ClickCounter(failing, 60_000, journal) };
 }
 
 const replay = () => replayJournals({ dir, ownPath: path.join(dir, "none"), writeTimeoutMs: 5000 });
@@ -59,11 +64,11 @@ describe("the click journal", () => {
 
   test("a process that died during an outage: the next start stores its journal's clicks, once", async () => {
     const { code } = await shorten({ url: "https://journal.example/died" });
-    const { counter, journal } = await processCounter(() => true, 20);
+    const { counter, journal } = await processCounter(() => true);
     for (let i = 0; i < 4; i++) counter.record(code);
-    await sleep(150); // a failed try, and the clicks on disk
+    await counter.flush(); // a failed try, and the clicks on disk
     for (let i = 0; i < 3; i++) counter.record(code);
-    await sleep(150); // appended at the next try
+    await counter.flush(); // appended at the next try
     expect(existsSync(journal.path)).toBe(true);
     // The process dies here: its journal stays as it is. (This counter lives on, failing
     // its tries with nothing new to append, as if it were not there.)
@@ -78,13 +83,13 @@ describe("the click journal", () => {
 
   test("a journal keeps each click's details: the replay stores its analytics with it, once; clicks without details count as unknown", async () => {
     const { code } = await shorten({ url: "https://journal.example/details" });
-    const { counter, journal } = await processCounter(() => true, 20);
+    const { counter, journal } = await processCounter(() => true);
     const hour = hourOf(Date.now()) - 3; // answered hours ago, replayed now: counted in its own hour
     const chrome = { hour, bot: false, referrer: "t.co", country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
     for (let i = 0; i < 3; i++) counter.record(code, encodeDetails(chrome));
     counter.record(code, encodeDetails({ ...chrome, bot: true, browser: "curl", os: "unknown", device: "bot" }));
     counter.record(code); // as a journal from before analytics holds it
-    await sleep(150);
+    await counter.flush(); // a failed try: the clicks on disk
     expect(readFileSync(journal.path, "utf8")).toContain("t.co");
 
     expect(await replay()).toBe(5);
