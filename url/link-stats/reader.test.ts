@@ -51,12 +51,12 @@ describe("exact stats without a lock", () => {
       }
     };
     const load = Promise.all([clicker(), clicker(), flusher(), ...Array.from({ length: 8 }, readerLoop)]);
-    await sleep(1500);
+    // As many reads as the assertions need, however long a busy machine takes to make them.
+    while (reads.length < 200) await sleep(20);
     running = false;
     await load;
     await counter.flush();
 
-    expect(reads.length).toBeGreaterThan(100);
     expect(reads.filter((r) => r.seen < r.before || r.seen > r.after)).toEqual([]);
     // Not trivially met: reads saw clicks both stored and pending, while flushes ran.
     expect(new Set(reads.map((r) => r.seen)).size).toBeGreaterThan(10);
