@@ -195,7 +195,10 @@ describe("POST /api/call", () => {
       endpoint: "userExists",
       method: "GET",
       path: "/internal/users/nobody/exists",
-      auth: { kind: "authData", data: { userID: "u1", email: "u1@example.com", admin: false } },
+      auth: {
+        kind: "authData",
+        data: { userID: "u1", email: "u1@example.com", admin: false, credential: "login", scopes: [], credentialsVersion: 0 },
+      },
     });
     expect([ok.status, JSON.parse(ok.body)]).toEqual([200, { exists: false }]);
     const bad = await call({ service: "users", endpoint: "userExists", method: "GET", path: "/internal/users/x/exists", auth: { kind: "authData", data: { userID: 1 } } });

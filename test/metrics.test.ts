@@ -61,7 +61,9 @@ test("METRICS_PORT serves the app's metrics to the token's bearer; the app's por
     // The url service's own families: the outbox gauges, set by the sweep at start (nothing
     // waits once delivered), and the clicks', set by the first write of clicks, within the
     // 100 ms flush interval of the lookups (a delivery can come sooner).
-    const settled = (s: Scrape) => hasSeries(s, "url_outbox_rows", { service: "url" }) && s.has("url_click_flushes");
+    // The first flush may come before the last lookups' clicks: settled once none is pending.
+    const settled = (s: Scrape) =>
+      hasSeries(s, "url_outbox_rows", { service: "url" }) && s.has("url_click_flushes") && valueOf(s, "url_clicks_pending", { service: "url" }) === 0;
     const sweepDeadline = Date.now() + 15_000;
     while (!settled(after) && Date.now() < sweepDeadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -48,7 +48,7 @@ describe("the real app", () => {
       migrationsDir: "urlb/migrations",
       migrationsSource: "sql",
       usedBy: ["urlb"],
-      declaredIn: { file: "urlb/url.ts", line: 8 },
+      declaredIn: { file: "urlb/url.ts", line: 9 },
     });
   });
 
