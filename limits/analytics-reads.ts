@@ -1,8 +1,8 @@
 // Limits on reading click analytics (url's GET /:code/analytics and GET /me/clicks): how
 // many per client address, how many at once per instance, and how long one may run.
 import { APIError } from "encore.dev/api";
-import { limitSetting, secondsSetting } from "./limiter/env";
-import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import { limitSetting, secondsSetting, wholeNumberSetting } from "./limiter/env";
+import { Limiter, refusedPast } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -33,19 +33,9 @@ export function parseAnalyticsReads(env: Env): AnalyticsReadsConfig {
   return Object.freeze({
     perAddress: limitSetting(env, "ANALYTICS_READ_LIMIT_PER_ADDRESS", 60),
     windowSeconds: secondsSetting(env, "ANALYTICS_READ_LIMIT_WINDOW_SECONDS", 60, 24 * 3600),
-    atOnce: wholeNumber(env, "ANALYTICS_READS_AT_ONCE", 2, 1, 1000),
-    timeoutMs: wholeNumber(env, "ANALYTICS_READ_TIMEOUT_MS", 2000, 10, 600_000),
+    atOnce: wholeNumberSetting(env, "ANALYTICS_READS_AT_ONCE", 2, 1, 1000),
+    timeoutMs: wholeNumberSetting(env, "ANALYTICS_READ_TIMEOUT_MS", 2000, 10, 600_000),
   });
-}
-
-function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
-  }
-  return value;
 }
 
 /** Encore's 503 `unavailable` with `details.retryAfterSeconds` (sent as Retry-After by the self-host runtime). */
@@ -74,13 +64,9 @@ export class AnalyticsReads {
    * another service) is not counted.
    */
   async count(address: string | undefined): Promise<void> {
-    if (address === undefined || this.#byAddress === null) return;
-    try {
-      await this.#byAddress.consume(address);
-    } catch (err) {
-      if (!(err instanceof TooManyRequests)) throw err;
-      throw tooManyRequests("too many analytics reads from this address", err.msBeforeNext);
-    }
+    const byAddress = this.#byAddress;
+    if (address === undefined || byAddress === null) return;
+    await refusedPast("too many analytics reads from this address", () => byAddress.consume(address));
   }
 
   /**

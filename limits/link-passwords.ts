@@ -15,7 +15,7 @@
 // several instances, a burst spread over them can have one attempt per instance checked
 // at once before the counts they share catch up; the waits bound it from then on.
 import { ConsecutiveFailures } from "./consecutive-failures";
-import { TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import { refusedPast, tooManyRequests } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
 /**
@@ -67,12 +67,7 @@ export class LinkPasswordLimits {
   }
 
   async #attemptNow(pair: string, check: () => Promise<boolean>): Promise<boolean> {
-    try {
-      await this.#pairs.admit(pair);
-    } catch (err) {
-      if (!(err instanceof TooManyRequests)) throw err;
-      throw tooManyRequests("too many wrong passwords for this link", err.msBeforeNext);
-    }
+    await refusedPast("too many wrong passwords for this link", () => this.#pairs.admit(pair));
     const right = await check();
     await (right ? this.#pairs.clear(pair) : this.#pairs.fail(pair));
     return right;

@@ -4,7 +4,7 @@
 import { APIError } from "encore.dev/api";
 import ipaddr from "ipaddr.js";
 import { limitSetting, secondsSetting } from "./limiter/env";
-import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import { Limiter, refusedPast } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -119,18 +119,15 @@ export class LinkLimits {
 
   /** Counts one link for its creator; throws 429 resource_exhausted (with retryAfterSeconds) over a limit. */
   async count({ address, userID }: LinkCreator): Promise<void> {
-    try {
+    const who = userID === undefined ? "from this address" : "by this account or address";
+    await refusedPast(`too many links created ${who}`, async () => {
       if (userID === undefined) {
         if (address !== undefined) await this.#anonymousByAddress?.consume(address);
         return;
       }
       await this.#byUser?.consume(userID);
       if (address !== undefined) await this.#signedInByAddress?.consume(address);
-    } catch (err) {
-      if (!(err instanceof TooManyRequests)) throw err;
-      const who = userID === undefined ? "from this address" : "by this account or address";
-      throw tooManyRequests(`too many links created ${who}`, err.msBeforeNext);
-    }
+    });
   }
 }
 

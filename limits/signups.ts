@@ -1,6 +1,6 @@
 // Limits on opening accounts (the users service's POST /users), per client address.
 import { limitSetting, secondsSetting } from "./limiter/env";
-import { Limiter, TooManyRequests, tooManyRequests } from "./limiter/limiter";
+import { Limiter, refusedPast } from "./limiter/limiter";
 import type { RedisOption } from "./limiter/redis";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -43,13 +43,9 @@ export class SignupLimits {
    * another service) is not counted.
    */
   async count(address: string | undefined): Promise<void> {
-    if (address === undefined || this.#byAddress === null) return;
-    try {
-      await this.#byAddress.consume(address);
-    } catch (err) {
-      if (!(err instanceof TooManyRequests)) throw err;
-      throw tooManyRequests("too many accounts opened from this address", err.msBeforeNext);
-    }
+    const byAddress = this.#byAddress;
+    if (address === undefined || byAddress === null) return;
+    await refusedPast("too many accounts opened from this address", () => byAddress.consume(address));
   }
 
   /** Gives back a sign-up counted for `address` that the server could not serve. */

@@ -25,6 +25,17 @@ export function secondsSetting(env: Env, name: string, fallback: number, max: nu
   return value;
 }
 
+/** A whole number from `name`, from `min` to `max`. */
+export function wholeNumberSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
+  }
+  return value;
+}
+
 export interface RedisSettings {
   /** The Redis server that shares counts between instances. */
   readonly url: string;

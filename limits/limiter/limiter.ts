@@ -132,3 +132,16 @@ export function tooManyRequests(message: string, msBeforeNext: number): APIError
   const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return APIError.resourceExhausted(`${message}; try again in ${retryAfterSeconds} seconds`).withDetails({ retryAfterSeconds });
 }
+
+/**
+ * Runs `counting` (a limit's consume, admit or begin) and turns a TooManyRequests it throws
+ * into tooManyRequests(`message`): what every limit answers a client past it.
+ */
+export async function refusedPast<T>(message: string, counting: () => Promise<T>): Promise<T> {
+  try {
+    return await counting();
+  } catch (err) {
+    if (err instanceof TooManyRequests) throw tooManyRequests(message, err.msBeforeNext);
+    throw err;
+  }
+}

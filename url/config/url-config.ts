@@ -1,5 +1,6 @@
 // The url service's tunables, read from the environment once, validated and frozen.
 import path from "node:path";
+import { wholeNumberSetting } from "../../limits/limiter/env";
 
 export interface UrlConfig {
   /** How many code → URL entries each instance keeps in memory. */
@@ -27,9 +28,9 @@ export interface UrlConfig {
 
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
   return Object.freeze({
-    cacheSize: wholeNumber(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
-    clickFlushIntervalMs: wholeNumber(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
-    clickWriteTimeoutMs: wholeNumber(env, "CLICK_WRITE_TIMEOUT_MS", 5000, 100, 600_000),
+    cacheSize: wholeNumberSetting(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
+    clickFlushIntervalMs: wholeNumberSetting(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
+    clickWriteTimeoutMs: wholeNumberSetting(env, "CLICK_WRITE_TIMEOUT_MS", 5000, 100, 600_000),
     // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
     // uses it), else .data under the working directory.
     clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
@@ -44,22 +45,6 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
 // Node runs a timer with a longer delay after 1 ms instead, which would turn a
 // "rarely" into "constantly".
 const longestTimerMs = 2 ** 31 - 1;
-
-function wholeNumber(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new Error(`invalid configuration: ${name} must be a whole number from ${min} to ${max}, got "${env[name]}"`);
-  }
-  return value;
-}
 
 function onOff(env: Readonly<Record<string, string | undefined>>, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();

@@ -36,7 +36,7 @@ export async function requireLinkPassword(code: string, link: GuardedLink, calle
   if (link.passwordHash === null) return;
   if (link.createdBy !== null && link.createdBy === caller.userID) return;
   if (!caller.password) throw APIError.unauthenticated(needsPasswordMessage);
-  const right = await linkPasswordIsRight(addressKey(caller.forwardedFor), code, link.passwordHash, headerText(caller.password));
+  const right = await linkPasswordIsRight(addressKey(caller.forwardedFor), code, link.passwordHash, passwordOfHeader(caller.password));
   if (!right) throw APIError.unauthenticated(wrongPasswordMessage);
 }
 
@@ -49,12 +49,12 @@ export async function passwordHashOf(code: string): Promise<string | null> {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * A header's text: Node reads a header's bytes as Latin-1, and a client sends a
+ * The password an X-Link-Password header holds, for every surface that takes it (GET
+ * /:code, stats, analytics): Node reads a header's bytes as Latin-1, and a client sends a
  * password's UTF-8 bytes, so a value that is valid UTF-8 read that way is read again as
- * UTF-8 (as GET /:code does). A value already decoded (a character past U+00FF), or not
- * UTF-8, is taken as it is.
+ * UTF-8. A value already decoded (a character past U+00FF), or not UTF-8, is taken as it is.
  */
-function headerText(value: string): string {
+export function passwordOfHeader(value: string): string {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(value) || /[^\x00-\xff]/.test(value)) return value;
   try {

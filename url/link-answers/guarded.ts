@@ -5,7 +5,7 @@ import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
 import type { CachedLink, LinkRules, Unavailable } from "../link-cache/cache";
 import { linkPasswordIsRight } from "../link-access/password-checks";
-import { needsPasswordMessage, wrongPasswordMessage } from "../link-access/password-links";
+import { needsPasswordMessage, passwordOfHeader, wrongPasswordMessage } from "../link-access/password-links";
 import { clientAddressKey } from "./client-address";
 import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
 import { passwordPage } from "./pages";
@@ -52,8 +52,7 @@ const wrongPasswordPage = passwordPage("Wrong password. Try again.");
 function answerLocked(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules, hash: string): void | Promise<void> {
   const given = req.method === "GET" ? rawHeader(req, "x-link-password") : undefined;
   if (given === undefined) return sendNeedsPassword(req, res, null);
-  // Node reads header bytes as Latin-1; a client sends a password's UTF-8 bytes.
-  return passwordIsRight(req, code, hash, Buffer.from(given, "latin1").toString("utf8")).then((right) =>
+  return passwordIsRight(req, code, hash, passwordOfHeader(given)).then((right) =>
     right ? afterClick(countClick(req, code, rules), req, res, link) : sendNeedsPassword(req, res, "wrong"),
   );
 }

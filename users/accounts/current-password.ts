@@ -1,6 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { ConsecutiveFailures } from "../../limits/consecutive-failures";
-import { TooManyRequests, tooManyRequests } from "../../limits/limiter/limiter";
+import { refusedPast } from "../../limits/limiter/limiter";
 import { passwords } from "../passwords/passwords";
 import { userNotFound } from "./own-record";
 import { userStore } from "./user-store";
@@ -25,12 +25,7 @@ export async function requireCurrentPassword(userID: string, currentPassword: st
   if (currentPassword === undefined || currentPassword === "") {
     throw APIError.invalidArgument(`currentPassword is required to ${action}`);
   }
-  try {
-    await wrongGuesses.begin(userID);
-  } catch (err) {
-    if (err instanceof TooManyRequests) throw tooManyRequests("too many wrong current passwords", err.msBeforeNext);
-    throw err;
-  }
+  await refusedPast("too many wrong current passwords", () => wrongGuesses.begin(userID));
   let right: boolean;
   try {
     right = await passwords.verify(currentPassword, stored);
