@@ -31,8 +31,8 @@ interface Endpoint {
   body?: string;
 }
 
-async function post<T>(app: RunningApp, route: string, body: unknown, token?: string, method = "POST"): Promise<T> {
-  const { status, body: text } = await send(app, route, { method, body: JSON.stringify(body), headers: token ? { authorization: `Bearer ${token}` } : {} });
+async function post<T>(app: RunningApp, route: string, body: unknown, token?: string, method = "POST", headers: Record<string, string> = {}): Promise<T> {
+  const { status, body: text } = await send(app, route, { method, body: JSON.stringify(body), headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers });
   if (status !== 200) throw new Error(`${method} ${route} answered ${status}: ${text}`);
   return (text ? JSON.parse(text) : {}) as T;
 }
@@ -68,7 +68,8 @@ test("every bad token is refused with 401 unauthenticated on every endpoint that
     const owner = await user(app, "owner@example.com");
     const other = await user(app, "other@example.com");
     const gone = await user(app, "gone@example.com");
-    await post(app, `/users/${gone.id}`, {}, gone.token, "DELETE");
+    // Deleting an account asks for its password again.
+    await post(app, `/users/${gone.id}`, {}, gone.token, "DELETE", { "x-current-password": "correct horse battery" });
 
     // The endpoints that require auth: those that refuse a request without a token.
     const doc = JSON.parse((await send(app, "/openapi.json")).body!) as OpenApi;
