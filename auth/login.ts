@@ -58,7 +58,10 @@ export const login = api(
       await attempt.notChecked();
       throw APIError.permissionDenied("account disabled");
     }
-    if (!user) throw APIError.unauthenticated(badCredentials);
+    if (!user) {
+      await attempt.failed();
+      throw APIError.unauthenticated(badCredentials);
+    }
     await attempt.succeeded();
     return issueToken(user);
   },

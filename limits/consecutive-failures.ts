@@ -18,9 +18,9 @@ export function failureWaitSeconds(failures: number): number {
 /**
  * The failures of each key, forgotten 24 hours after the first, and a gate that lets one
  * attempt through per wait. Two ways to use it:
- * - begin, then takeBack or clear (logins): an attempt is counted as a failure before it
- *   is checked (so concurrent attempts all count), and taken back or cleared once it is
- *   known to be fine;
+ * - begin, then failed, takeBack or clear (logins): an attempt is counted as a failure
+ *   before it is checked (so concurrent attempts all count), and taken back or cleared
+ *   once it is known to be fine;
  * - admit, then fail or clear (link passwords): only a confirmed failure counts, and the
  *   caller lets one attempt of a key be checked at a time, so none is let through on a
  *   count that attempts still being checked would change.
@@ -65,6 +65,17 @@ export class ConsecutiveFailures {
   async fail(key: string): Promise<void> {
     const { consumed } = await this.#failures.add(key);
     const wait = failureWaitSeconds(consumed);
+    if (wait > 0) await this.#gate.set(key, 1, wait);
+  }
+
+  /**
+   * An attempt begun failed: the key's wait, if its count gives one, runs from now rather
+   * than from when the attempt began, however long the check took (a password hash on a
+   * busy server can take longer than the first wait of 1 s).
+   */
+  async failed(key: string): Promise<void> {
+    const counted = await this.#failures.get(key);
+    const wait = failureWaitSeconds(counted?.consumed ?? 0);
     if (wait > 0) await this.#gate.set(key, 1, wait);
   }
 

@@ -4,7 +4,7 @@
 //
 // 1. Per (address, email) pair, consecutive failures: the first 4 cost nothing; after
 //    the n-th (n ≥ 4) the pair waits 2^(n-4) seconds (1 s, 2 s, 4 s, …, at most 15
-//    minutes) before its next attempt is heard. A success clears the pair; failures are
+//    minutes), from that failure, before its next attempt is heard. A success clears the pair; failures are
 //    forgotten 24 hours after the first. A guesser at one address is slowed to a crawl
 //    against one account; nobody else is affected, the owner least of all.
 // 2. Per address, failures: at most LOGIN_FAILURES_PER_ADDRESS (100) in an hour, then
@@ -45,6 +45,8 @@ export interface LoginAttempt {
   succeeded(): Promise<void>;
   /** The check itself failed (the users service unavailable): the counts are taken back. */
   notChecked(): Promise<void>;
+  /** The password was wrong: the counts stay, and the pair's wait runs from now. */
+  failed(): Promise<void>;
 }
 
 export class LoginLimits {
@@ -90,6 +92,7 @@ export class LoginLimits {
     }
     return {
       notChecked: async () => void (await Promise.all([takeBack(), this.#pairs.takeBack(pair)])),
+      failed: () => this.#pairs.failed(pair),
       succeeded: async () => {
         await Promise.all([takeBack(), this.#pairs.clear(pair), this.#knownPairs.set(pair, 1, knownPairSeconds)]);
       },

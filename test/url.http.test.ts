@@ -120,23 +120,40 @@ describe("POST /shorten", () => {
 describe("exact click counts under concurrency", () => {
   const N = 2000;
 
-  test(`${N} concurrent lookups of one hot code give exactly ${N} clicks`, async () => {
+  /**
+   * A lookup of a stored link answers 200, or 503 with Retry-After when the instance sheds
+   * load on purpose (link-cache/lookup.ts; test/lookup-shedding.test.ts makes it happen).
+   * Anything else fails, with what it was.
+   */
+  async function lookup(code: string): Promise<200 | 503> {
+    const res = await fetch(`${server.url}/${code}`);
+    const body = await res.text();
+    if (res.status === 200) return 200;
+    expect({ status: res.status, retryAfter: res.headers.get("retry-after"), body: JSON.parse(body) as unknown }).toEqual({
+      status: 503,
+      retryAfter: "1",
+      body: { code: "unavailable", message: "too many links are being looked up at once; try again in a second", details: { retryAfterSeconds: 1 } },
+    });
+    return 503;
+  }
+
+  test(`${N} concurrent lookups of one hot code: every one answered 200 and counted`, async () => {
     const { code } = await shorten("https://example.com/hot");
-    const statuses = await Promise.all(Array.from({ length: N }, () => fetch(`${server.url}/${code}`).then((r) => r.status)));
-    expect(statuses.every((s) => s === 200)).toBe(true);
+    const statuses = await Promise.all(Array.from({ length: N }, () => lookup(code)));
+    // One code is one read, which every lookup arriving meanwhile joins: nothing to shed.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(N);
     await clickCounter.flush();
     expect(await storedClicks(code)).toBe(N);
   });
 
-  test(`${N} concurrent lookups spread over 50 codes give exactly ${N} clicks in all`, async () => {
+  test(`${N} concurrent lookups spread over 50 codes: each answered 200 or shed, and every 200 counted`, async () => {
     const codes = await Promise.all(Array.from({ length: 50 }, (_, i) => shorten(`https://example.com/u/${i}`)));
-    const statuses = await Promise.all(
-      Array.from({ length: N }, (_, i) => fetch(`${server.url}/${codes[i % 50]!.code}`).then((r) => r.status)),
-    );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(N);
+    const statuses = await Promise.all(Array.from({ length: N }, (_, i) => lookup(codes[i % 50]!.code)));
     await clickCounter.flush();
     const total = await db.queryRow<{ sum: number }>`
       SELECT sum(clicks)::int AS sum FROM urls WHERE code = ANY(${codes.map((c) => c.code)}::text[])`;
+    expect(total!.sum).toBe(statuses.filter((s) => s === 200).length);
+    // 50 reads at most, below LOOKUP_READS_AT_ONCE's 128: none shed, however slow the machine.
     expect(total!.sum).toBe(N);
   });
 

@@ -27,3 +27,10 @@ export const clickFlushLastSeconds = new Gauge("url_click_flush_last_seconds");
 
 /** Answered clicks that could not be stored (their link deleted, or neither written nor kept in the click journal). */
 export const clicksLost = new Counter("url_clicks_lost");
+
+/**
+ * Lookups of GET /:code (and the password form's POST) refused with 503 and Retry-After
+ * because LOOKUP_READS_AT_ONCE reads of uncached links were under way (link-cache/lookup.ts):
+ * load shed on purpose, as opposed to the database failing.
+ */
+export const lookupsShed = new Counter("url_lookups_shed");

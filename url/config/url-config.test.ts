@@ -3,9 +3,10 @@ import { describe, expect, test } from "vitest";
 import { parseUrlConfig } from "./url-config";
 
 describe("url service configuration", () => {
-  test("defaults: a 100,000-entry cache, clicks written every 100 ms with a 5 s limit, the journal under .data, no QR codes", () => {
+  test("defaults: a 100,000-entry cache, 128 reads of uncached links at once, clicks written every 100 ms with a 5 s limit, the journal under .data, no QR codes", () => {
     expect(parseUrlConfig({})).toEqual({
       cacheSize: 100_000,
+      lookupReadsAtOnce: 128,
       clickFlushIntervalMs: 100,
       clickWriteTimeoutMs: 5000,
       clickJournalDir: path.resolve(".data/click-journal"),
@@ -28,6 +29,13 @@ describe("url service configuration", () => {
   test("TRUST_PROXY is read as the runtime reads it", () => {
     expect(parseUrlConfig({ TRUST_PROXY: "on" }).trustProxy).toBe(true);
     expect(() => parseUrlConfig({ TRUST_PROXY: "yes" })).toThrow(/invalid configuration: TRUST_PROXY must be on or off/);
+  });
+
+  test("LOOKUP_READS_AT_ONCE is a whole number from 1", () => {
+    expect(parseUrlConfig({ LOOKUP_READS_AT_ONCE: "1" }).lookupReadsAtOnce).toBe(1);
+    for (const bad of ["0", "-3", "1.5", "lots"]) {
+      expect(() => parseUrlConfig({ LOOKUP_READS_AT_ONCE: bad })).toThrow(/LOOKUP_READS_AT_ONCE/);
+    }
   });
 
   test("0 selects a write per click", () => {

@@ -5,6 +5,11 @@ import { wholeNumberSetting } from "../../limits/limiter/env";
 export interface UrlConfig {
   /** How many code → URL entries each instance keeps in memory. */
   readonly cacheSize: number;
+  /**
+   * Reads of uncached links one instance has under way at once (lookups of a code being
+   * read share its read); past it, a lookup is refused with 503 and Retry-After.
+   */
+  readonly lookupReadsAtOnce: number;
   /** How often counted clicks are written; 0 writes each click before answering. */
   readonly clickFlushIntervalMs: number;
   /**
@@ -29,6 +34,7 @@ export interface UrlConfig {
 export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>): UrlConfig {
   return Object.freeze({
     cacheSize: wholeNumberSetting(env, "URL_CACHE_SIZE", 100_000, 1, Number.MAX_SAFE_INTEGER),
+    lookupReadsAtOnce: wholeNumberSetting(env, "LOOKUP_READS_AT_ONCE", 128, 1, 100_000),
     clickFlushIntervalMs: wholeNumberSetting(env, "CLICK_FLUSH_INTERVAL_MS", 100, 0, longestTimerMs),
     clickWriteTimeoutMs: wholeNumberSetting(env, "CLICK_WRITE_TIMEOUT_MS", 5000, 100, 600_000),
     // Beside the app's other local data: DATA_DIR when set (as the self-host runtime

@@ -1,5 +1,8 @@
-import { cachedLink, urlCache, type CachedLink, type LinkRules } from "./cache";
+import { APIError } from "encore.dev/api";
+import { cachedLink, urlCache, type CachedLink, type Fill, type LinkRules } from "./cache";
 import { db } from "../db";
+import { urlConfig } from "../config/url-config";
+import { lookupsShed } from "../metrics";
 import { urlNotifications } from "../notifications/instance";
 import { unavailableAnswer } from "../link-answers/unavailable";
 import type { DisabledReason } from "../links/status";
@@ -16,22 +19,58 @@ interface LinkRow {
   disabled_reason: DisabledReason | null;
 }
 
-/** A code's link: from this instance's cache, else from the database (then cached). */
+/** A read of one code's row under way. */
+interface Read {
+  readonly fill: Fill;
+  readonly link: Promise<CachedLink | undefined>;
+}
+
+/**
+ * Reads under way, by code. A burst of lookups of a code not cached yet (a link just
+ * shared) would otherwise send one query each, all queueing for the pool's few
+ * connections until the last ones time out as 503s; instead they share one read.
+ */
+const reads = new Map<string, Read>();
+let readsInProgress = 0;
+
+/**
+ * A code's link: from this instance's cache, else from the database (then cached).
+ * Throws 503 `unavailable` with `retryAfterSeconds: 1`, counted in url_lookups_shed,
+ * when LOOKUP_READS_AT_ONCE reads of other codes are under way already: past that, the
+ * reads would wait for a connection longer than the clients do, so this one is refused
+ * at once, and the pool stays free for the reads it can finish.
+ */
 export async function linkOf(code: string): Promise<CachedLink | undefined> {
   const cached = urlCache.get(code);
   if (cached !== undefined) return cached;
   // The first lookup starts listening for evictions and waits for its first attempt, so it can be cached.
   await urlNotifications.start();
+  const under = reads.get(code);
+  // A read overtaken by an eviction (the row changed after it began) is not joined: its answer may be the old one.
+  if (under !== undefined && under.fill.keepable) return under.link;
+  if (readsInProgress >= urlConfig.lookupReadsAtOnce) {
+    lookupsShed.increment();
+    throw APIError.unavailable("too many links are being looked up at once; try again in a second").withDetails({ retryAfterSeconds: 1 });
+  }
   const fill = urlCache.startFill(code);
+  const read: Read = { fill, link: readLink(fill) };
+  reads.set(code, read);
+  return read.link;
+}
+
+async function readLink(fill: Fill): Promise<CachedLink | undefined> {
+  readsInProgress++;
   let link: CachedLink | undefined;
   try {
     const row = await db.queryRow<LinkRow>`
       SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
         deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
-      FROM urls WHERE code = ${code}`;
+      FROM urls WHERE code = ${fill.code}`;
     if (row) link = cachedLink(row.original_url, rulesOf(row));
   } finally {
+    readsInProgress--;
     urlCache.endFill(fill, link);
+    if (reads.get(fill.code)?.fill === fill) reads.delete(fill.code);
   }
   return link;
 }
