@@ -6,7 +6,7 @@ import type { Where } from "./stored-clicks.ts";
 import { seedYearOfClicks, yearClicks } from "./year-of-clicks.ts";
 
 const requestsPerRange = 50;
-/** The target for one request; reported, not asserted (the host's speed varies 2x). */
+/** The target for one request (docs/performance.md); reported, not asserted (the host's speed varies 2x). */
 const targetMs = 50;
 const dayMs = 86_400_000;
 

@@ -79,7 +79,7 @@ describe("GET /:code/stats of a password link", () => {
     expect(redirect.status).toBe(429);
   });
 
-  test("a link without a password keeps its public stats, in the spec's shape", async () => {
+  test("a link without a password keeps its public stats, as docs/endpoints.md shapes them", async () => {
     const code = await client.shorten({ url: "https://example.com/open-stats" }, { from: client.nextAddress() });
     const answer = await read(`/${code}/stats`);
     expect(answer.status).toBe(200);

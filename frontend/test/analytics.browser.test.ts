@@ -1,4 +1,4 @@
-// A link's click analytics (issue 31) in a real browser against the real app: clicks made
+// A link's click analytics in a real browser against the real app: clicks made
 // through HTTP with chosen User-Agent, Referer and X-Forwarded-For headers, then the stats
 // page's totals, humans/bots split, breakdown rows, range and bar-size buttons, errors, and
 // My links' sparkline. The tests run in order and share one browser and one link.

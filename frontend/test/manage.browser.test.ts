@@ -1,4 +1,4 @@
-// Links people manage (issue 30), in a real browser against the real app: a custom alias,
+// Links people manage, in a real browser against the real app: a custom alias,
 // following it, changing its target, deleting it; an expired link; a password link; the
 // list's search, filter, sort and paging; API keys. The tests run in order and share one
 // browser and one signed-in user.
