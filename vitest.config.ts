@@ -12,7 +12,7 @@ const needsNats = "**/*.nats.test.ts";
 const redisUrl = process.env.TEST_REDIS_URL?.trim();
 const needsRedis = "**/*.redis.test.ts";
 // The packed runtime installed into the fixture apps (npm run test:apps): minutes of npm
-// install and eight apps served, so a run of its own rather than part of npm test.
+// install and every fixture app served, so a run of its own rather than part of npm test.
 const fixtureApps = "**/*.apps.test.ts";
 // The web front end and the development dashboard in headless Chromium against the app's
 // own process (npm run test:browser builds the front end first): a browser is not part of npm test.

@@ -63,11 +63,12 @@ metadata and encore.gen/openapi.json. --force writes even when nothing changed.
     main: (args) => (args[0] === "client" ? typeScript("gen-client.ts", args.slice(1)) : typeScript("generate.ts", args)),
   },
   check: {
-    summary: "report every Encore rule the app breaks, with file:line (for CI)",
+    summary: "report what Encore's compiler would refuse, with file:line (for CI)",
     usage: `${bin} check
 
-Parses the app as Encore's compiler does and reports what it refuses, and any import of
-~encore/* other than ~encore/clients and ~encore/auth (only those exist under Encore).
+Parses the app as Encore's compiler does and reports the first rule it finds broken, and
+every import of ~encore/* other than ~encore/clients and ~encore/auth (only those exist
+under Encore).
 Exits 1 when anything is reported.`,
     main: (args) => typeScript("check.ts", args),
   },
