@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { implementedModules } from "../internal/parser/encore-dev-modules.mjs";
-import { unsupportedNames } from "../internal/parser/unsupported-imports.ts";
+import { implementedModules } from "../internal/parser/sdk/encore-dev-modules.mjs";
+import { unsupportedNames } from "../internal/parser/sdk/unsupported-imports.ts";
 
 // The encore.dev package on npm (its package.json is not among its exports: found from the resolved paths of node_modules).
 const encoreDev = createRequire(import.meta.url)

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { appRoot, runtimeDir } from "../internal/config/app-root.mjs";
-import { encoreDevRefusal, isEncoreDevSpecifier } from "../internal/parser/encore-dev-modules.mjs";
+import { encoreDevRefusal, isEncoreDevSpecifier } from "../internal/parser/sdk/encore-dev-modules.mjs";
 
 export { appRoot };
 

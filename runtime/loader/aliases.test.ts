@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { implementedModules } from "../internal/parser/encore-dev-modules.mjs";
+import { implementedModules } from "../internal/parser/sdk/encore-dev-modules.mjs";
 import { aliasTarget, appRoot } from "./aliases.mjs";
 
 describe("aliasTarget", () => {

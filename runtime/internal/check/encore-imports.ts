@@ -3,8 +3,8 @@
 // under `encore run` or Encore Cloud, so `check` reports it.
 import { readFileSync } from "node:fs";
 import ts from "typescript";
-import { toAppPath } from "../parser/errors.ts";
-import { listSourceFiles } from "../parser/program.ts";
+import { toAppPath } from "../parser/program/errors.ts";
+import { listSourceFiles } from "../parser/program/program.ts";
 
 const providedByEncore = new Set(["~encore/clients", "~encore/auth"]);
 

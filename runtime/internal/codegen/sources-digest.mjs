@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { runtimeDir } from "../config/runtime-dir.mjs";
-import { appFiles } from "../parser/app-files.mjs";
+import { appFiles } from "../parser/program/app-files.mjs";
 
 /** Folders of the runtime's own that are not what it runs. */
 const notToolSource = new Set(["node_modules", "encore.gen", "testdata"]);

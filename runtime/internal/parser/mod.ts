@@ -1,23 +1,23 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
-import { readAppId } from "./app-file.ts";
-import { findAuthHandler } from "./auth-handler.ts";
-import { findBuckets } from "./buckets.ts";
-import { findCronJobs } from "./cron-jobs.ts";
-import { checkEncoreDevImports } from "./encore-dev-imports.ts";
-import { findEndpoints } from "./endpoints.ts";
-import { findMetrics } from "./metrics.ts";
-import { createAppProgram } from "./program.ts";
-import { findPubSub } from "./pubsub.ts";
-import { findResources } from "./resources.ts";
-import { checkRouteConflicts } from "./routes.ts";
-import { SchemaBuilder } from "./schema.ts";
-import { checkSdkResolves } from "./sdk-symbols.ts";
-import { findServiceCalls } from "./service-calls.ts";
-import { findServices } from "./services.ts";
-import { checkSupportedImports } from "./unsupported-imports.ts";
-import { checkUnreadFiles } from "./unread-files.ts";
+import { findAuthHandler } from "./auth/auth-handler.ts";
+import { findBuckets } from "./buckets/buckets.ts";
+import { findCronJobs } from "./cron/cron-jobs.ts";
+import { findResources } from "./databases/databases-and-secrets.ts";
+import { findEndpoints } from "./endpoints/endpoints.ts";
+import { checkRouteConflicts } from "./endpoints/routes.ts";
+import { findMetrics } from "./metrics/metrics.ts";
+import { readAppId } from "./program/app-file.ts";
+import { createAppProgram } from "./program/program.ts";
+import { checkUnreadFiles } from "./program/unread-files.ts";
+import { findPubSub } from "./pubsub/pubsub.ts";
+import { SchemaBuilder } from "./schema/schema.ts";
+import { checkEncoreDevImports } from "./sdk/encore-dev-imports.ts";
+import { checkSdkResolves } from "./sdk/sdk-symbols.ts";
+import { checkSupportedImports } from "./sdk/unsupported-imports.ts";
+import { findServiceCalls } from "./services/service-calls.ts";
+import { findServices } from "./services/services.ts";
 
-export { ParseError } from "./errors.ts";
+export { ParseError } from "./program/errors.ts";
 export { toOpenAPI } from "./openapi.ts";
 
 /**

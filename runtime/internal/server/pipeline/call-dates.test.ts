@@ -3,7 +3,7 @@
 // object is left as it was.
 import { expect, test } from "vitest";
 import type { JSONSchema, RequestMeta } from "../../meta/types.ts";
-import { DATE_SCHEMA } from "../../parser/schema.ts";
+import { DATE_SCHEMA } from "../../parser/schema/schema.ts";
 import { compileCallValidator } from "./request.ts";
 
 const full: JSONSchema = {

@@ -1,0 +1,57 @@
+import ts from "typescript";
+import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
+
+/** A request field declared as `Header<...>` or `Query<...>` from encore.dev/api. */
+export interface FieldWrapper {
+  readonly location: "header" | "query";
+  /** The explicit wire name, when the declaration gives one. */
+  readonly wireName?: string;
+}
+
+// Bounds alias chains such as `type A = B; type B = Header<"x">`.
+const MAX_ALIAS_DEPTH = 8;
+
+/**
+ * Reads the wrapper from the declared type node: `Header<"X-Foo">` resolves to plain
+ * `string`, so the resolved type no longer says where the value comes from.
+ */
+export function fieldWrapperOf(checker: ts.TypeChecker, typeNode: ts.TypeNode | undefined, depth = 0): FieldWrapper | undefined {
+  if (!typeNode || depth > MAX_ALIAS_DEPTH) return undefined;
+  if (ts.isParenthesizedTypeNode(typeNode)) return fieldWrapperOf(checker, typeNode.type, depth);
+  if (ts.isUnionTypeNode(typeNode) || ts.isIntersectionTypeNode(typeNode)) {
+    for (const member of typeNode.types) {
+      const found = fieldWrapperOf(checker, member, depth);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!ts.isTypeReferenceNode(typeNode)) return undefined;
+
+  const origin = sdkExportOf(checker, typeNode.typeName);
+  const location = isSdkExport(origin, "api", "Header") ? "header" : isSdkExport(origin, "api", "Query") ? "query" : undefined;
+  if (location) {
+    const wireName = wireNameOf(checker, typeNode.typeArguments ?? []);
+    return wireName === undefined ? { location } : { location, wireName };
+  }
+  return fieldWrapperOf(checker, aliasedTypeNode(checker, typeNode), depth + 1);
+}
+
+/**
+ * `Header<"X-Foo">` names the field and keeps type string; `Header<number, "X-Count">`
+ * gives the type first and the name second.
+ */
+function wireNameOf(checker: ts.TypeChecker, args: readonly ts.TypeNode[]): string | undefined {
+  const [typeOrName, name] = args.map((arg) => checker.getTypeFromTypeNode(arg));
+  if (name?.isStringLiteral() && name.value !== "") return name.value;
+  if (typeOrName?.isStringLiteral() && typeOrName.value !== "") return typeOrName.value;
+  return undefined;
+}
+
+/** The type node behind a user's non-generic alias, e.g. `type RequestId = Header<"X-Request-Id">`. */
+function aliasedTypeNode(checker: ts.TypeChecker, reference: ts.TypeReferenceNode): ts.TypeNode | undefined {
+  let symbol = checker.getSymbolAtLocation(reference.typeName);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const declaration = symbol?.declarations?.[0];
+  if (!declaration || !ts.isTypeAliasDeclaration(declaration) || declaration.typeParameters) return undefined;
+  return declaration.type;
+}
