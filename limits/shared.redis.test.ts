@@ -59,6 +59,16 @@ test("two instances share one address's link budget, and agree on the wait", asy
   expect(await direct.pttl(`${prefix}links:address:203.0.113.1`)).toBeGreaterThan(590_000);
 });
 
+test("the check that opens a link waits for it to connect, and is counted in Redis", async () => {
+  newPrefix();
+  // As the app's own link is opened: by the first check that needs it (limiter/redis.ts sharedRedis).
+  const opening = RedisLink.open({ url: redisUrl!, keyPrefix: prefix });
+  const limits = new LinkLimits(config, opening);
+  await limits.count(anonymous);
+  links.push(await opening);
+  expect(await direct.get(`${prefix}links:address:203.0.113.1`)).toBe("1");
+});
+
 test("two instances share a user's budget across addresses", async () => {
   newPrefix();
   const [a, b] = [new LinkLimits(config, await link()), new LinkLimits(config, await link())];

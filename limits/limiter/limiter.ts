@@ -9,7 +9,7 @@ export interface LimiterOptions {
   readonly points: number;
   /** The window: it starts at a key's first point and ends this many seconds later. */
   readonly durationSeconds: number;
-  /** Where counts are shared; by default REDIS_URL's link, or none (memory) when unset. */
+  /** Where counts are shared; by default REDIS_URL's link (opened at the first operation), or none (memory) when unset. */
   readonly redis?: RedisOption;
 }
 
@@ -33,35 +33,52 @@ export interface LimitState {
  */
 export class Limiter {
   readonly points: number;
-  /** The counter: the memory one at once, or the Redis one once the link is open. */
-  readonly #store: RateLimiterAbstract | Promise<RateLimiterAbstract>;
-  #redis: RedisLink | null = null;
+  readonly #name: string;
+  readonly #durationSeconds: number;
+  readonly #redis: RedisOption | undefined;
+  /** Counts in memory: the store without Redis, the insurance limiter with it. */
+  readonly #memory: RateLimiterMemory;
+  /**
+   * The counter, made at the first operation rather than here: limiters are made as their
+   * modules load, and loading a module opens no connection (a process that never checks a
+   * limit never connects to Redis).
+   */
+  #store: RateLimiterAbstract | Promise<RateLimiterAbstract> | undefined;
+  #link: RedisLink | null = null;
 
-  constructor({ name, points, durationSeconds, redis = sharedRedis() }: LimiterOptions) {
+  constructor({ name, points, durationSeconds, redis }: LimiterOptions) {
     this.points = points;
-    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
-    this.#store =
-      redis === null
-        ? memory
-        : Promise.resolve(redis).then((link) => {
-            this.#redis = link;
-            return new RateLimiterRedis({
-              storeClient: link.client,
-              keyPrefix: `${link.keyPrefix}${name}`,
-              points,
-              duration: durationSeconds,
-              rejectIfRedisNotReady: true,
-              insuranceLimiter: memory,
-            });
-          });
-    // Failing to open the link fails the operations that need it, not the process meanwhile.
-    if (this.#store instanceof Promise) this.#store.catch(() => {});
+    this.#name = name;
+    this.#durationSeconds = durationSeconds;
+    this.#redis = redis;
+    this.#memory = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
   }
 
-  /** The store, once the Redis link (if any) is open; wakes a link that gave up reconnecting. */
+  /** The memory counter, or a Redis one once the link (REDIS_URL's by default) is open. */
+  #open(): RateLimiterAbstract | Promise<RateLimiterAbstract> {
+    const redis = this.#redis === undefined ? sharedRedis() : this.#redis;
+    if (redis === null) return this.#memory;
+    const store = Promise.resolve(redis).then((link) => {
+      this.#link = link;
+      return new RateLimiterRedis({
+        storeClient: link.client,
+        keyPrefix: `${link.keyPrefix}${this.#name}`,
+        points: this.points,
+        duration: this.#durationSeconds,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: this.#memory,
+      });
+    });
+    // Failing to open the link fails the operations that need it, not the process meanwhile.
+    store.catch(() => {});
+    return store;
+  }
+
+  /** The store, opened at the first call; wakes a link that gave up reconnecting. */
   async #ready(): Promise<RateLimiterAbstract> {
+    this.#store ??= this.#open();
     const store = await this.#store;
-    this.#redis?.wake();
+    this.#link?.wake();
     return store;
   }
 

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import log from "encore.dev/log";
 import type { Redis } from "ioredis";
 import { redisSettings, type RedisSettings } from "./env";
@@ -11,7 +12,8 @@ const reconnectAttempts = 10;
  * It never makes a request wait for Redis: a command while the connection is down fails
  * at once (no offline queue), one that gets no answer fails after `commandTimeoutMs`,
  * and the limiters fall back to counting in memory (limiter.ts). It does no work while
- * idle: it connects when created, sends nothing of its own once connected (its socket is
+ * idle: the process's link is opened by the first limit check that needs it, not when a
+ * module loads (sharedRedis), sends nothing of its own once connected (its socket is
  * unref'd, so it never keeps a process alive), and after a lost connection retries with
  * backoff (at most every 2 s) for `reconnectAttempts` attempts, then waits: the next limit
  * check that needs Redis starts the next round (`wake`).
@@ -24,17 +26,26 @@ export class RedisLink {
   readonly keyPrefix: string;
   #down = false;
 
-  /** A link to `settings.url`, connecting from now on. */
+  /**
+   * A link to `settings.url`, once it is connected, or has failed to connect, or has taken
+   * as long as one command may: the check that opens it waits no longer than any other,
+   * and is counted in Redis whenever Redis answers in time (without the offline queue, a
+   * command sent before the connection is up would fail and be counted in memory).
+   */
   static async open(settings: RedisSettings, options: { commandTimeoutMs?: number } = {}): Promise<RedisLink> {
     const { Redis } = await import("ioredis");
+    const commandTimeoutMs = options.commandTimeoutMs ?? 500;
     const client = new Redis(settings.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs ?? 500,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: 2_000,
       retryStrategy: (times) => (times > reconnectAttempts ? null : Math.min(times * 200, 2_000)),
     });
-    return new RedisLink(client, settings);
+    const link = new RedisLink(client, settings);
+    // once() rejects on the first "error" (the connection failed) and on the timeout: either way the link is returned.
+    await once(client, "ready", { signal: AbortSignal.timeout(commandTimeoutMs) }).catch(() => {});
+    return link;
   }
 
   private constructor(client: Redis, settings: RedisSettings) {
@@ -80,7 +91,7 @@ export type RedisOption = RedisLink | Promise<RedisLink> | null;
 const settings = redisSettings(process.env);
 let shared: Promise<RedisLink> | undefined;
 
-/** The process's link to REDIS_URL, read once; null when REDIS_URL is unset (limits per instance). */
+/** The process's link to REDIS_URL, opened at the first call; null when REDIS_URL is unset (limits per instance). */
 export function sharedRedis(): Promise<RedisLink> | null {
   if (settings === null) return null;
   shared ??= RedisLink.open(settings);

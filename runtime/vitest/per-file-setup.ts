@@ -15,7 +15,7 @@ process.env.DATABASE_NAME_PREFIX = `test_${randomBytes(4).toString("hex")}_`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "encore-test-"));
 process.env.DATA_DIR = dataDir;
 
-const { useTemplateDatabases } = await import("../internal/sql/databases.ts");
+const { serveConnectionStrings, useTemplateDatabases } = await import("../internal/sql/databases.ts");
 // The file's databases are dropped when it ends, which ends the connections of the app's
 // own pools too (drizzle on connectionString, as Encore's example does it); under Encore
 // a database outlives the process. Their "error" event must not fail the run.
@@ -23,6 +23,8 @@ const { guardUnheardPgErrors } = await import("../internal/sql/pg-error-guard.ts
 const { appRoot } = await import("../internal/config/app-root.ts");
 guardUnheardPgErrors(() => {}, appRoot);
 useTemplateDatabases((name) => (server.templates.includes(name) ? server.templatePrefix + name : undefined));
+// The run's server is up: a connection string handed out is served at once, also to a module a test imports late.
+serveConnectionStrings();
 
 // Connection strings handed out while the test file's modules loaded are served before tests start.
 beforeAll(async () => {

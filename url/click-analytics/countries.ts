@@ -13,24 +13,32 @@ interface CountryRecord {
 
 /**
  * The IP-to-country database: ip-location-db's geo-whois-asn country set (CC0),
- * shipped inside its npm package, so nothing is downloaded at run time; about 8 MB,
- * read once at start (about 8 ms). Its date is the package's: updating the package
- * updates the countries.
+ * shipped inside its npm package, so nothing is downloaded at run time. Its date is the
+ * package's: updating the package updates the countries.
  */
 const databaseFile = "@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb";
 
-function openDatabase(): Reader<Response> | undefined {
+/**
+ * The database, read whole at the first public address looked up rather than at import:
+ * about 8 MB that an instance never clicked (and every test or tool importing this
+ * module) need not hold. That one click waits for the read, once: 12-40 ms measured on
+ * a busy 2-core machine, nearly all of it the read; every lookup after it costs what it
+ * did when the file was read at start. Private and loopback addresses never read it.
+ */
+let database: Reader<Response> | null | undefined;
+
+function openedDatabase(): Reader<Response> | null {
+  if (database !== undefined) return database;
   try {
     const file = createRequire(import.meta.url).resolve(databaseFile);
-    return new Reader<Response>(readFileSync(file));
+    database = new Reader<Response>(readFileSync(file));
   } catch (err) {
     // Analytics without countries beats no redirects: every click's country is unknown.
     log.error(err, "the IP-to-country database could not be read: clicks are recorded with country unknown", { databaseFile });
-    return undefined;
+    database = null;
   }
+  return database;
 }
-
-const database = openDatabase();
 
 /**
  * Looking an address up costs 1–4 µs (parsing it, checking its range, walking the
@@ -56,9 +64,9 @@ export function countryOf(address: string | undefined): string {
 }
 
 function lookUp(address: string): string {
-  if (database === undefined || !ipaddr.isValid(address)) return unknown;
+  if (!ipaddr.isValid(address)) return unknown;
   const ip = ipaddr.process(address); // an IPv4 address a dual-stack socket reports as ::ffff:a.b.c.d is looked up as IPv4
   if (ip.range() !== "unicast") return unknown;
-  const code = (database.get(ip.toString()) as CountryRecord | null)?.country_code;
+  const code = (openedDatabase()?.get(ip.toString()) as CountryRecord | null | undefined)?.country_code;
   return code && /^[A-Z]{2}$/.test(code) ? code : unknown;
 }

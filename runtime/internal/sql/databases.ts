@@ -38,7 +38,10 @@ export async function connectServer(): Promise<void> {
     (err, emitter) => rootLogger().warn({ err, emitter }, "a database connection failed with nobody listening on its client; logged, the process goes on"),
     cfg.appRoot,
   );
-  if (cfg.databaseUrl) return;
+  if (cfg.databaseUrl) {
+    serveConnectionStrings();
+    return;
+  }
   if (cfg.environmentType === "production") {
     // Each instance of a deployment would otherwise keep its data in its own container.
     throw new ConfigError("DATABASE_URL", "must be set in production: the embedded PostgreSQL is for development and tests");
@@ -57,6 +60,7 @@ export async function connectServer(): Promise<void> {
   if (existsSync(legacy)) {
     log.warn({ dir: legacy }, "found data of the earlier embedded engine (PGlite), which is no longer read; see the README's section on the embedded PostgreSQL");
   }
+  serveConnectionStrings();
 }
 
 /**
@@ -68,6 +72,7 @@ export async function connectServer(): Promise<void> {
  */
 export async function disconnectServer(graceMs = 0, closing: ClosingOptions = {}): Promise<void> {
   await closeAllDatabases(closing);
+  serving = false;
   const session = await embedded?.catch(() => undefined);
   embedded = undefined;
   embeddedUrl = undefined;
@@ -172,22 +177,49 @@ export function databaseUrl(name: string): string {
  * postgres.js, Prisma, Sequelize): on the embedded cluster a plain
  * postgres://user:password@127.0.0.1:port/database, with no parameters of the
  * runtime's own (DATABASE_URL's are kept: they are the user's, such as sslmode).
- * Known at once, as SQLDatabase's getter is synchronous; the database is created and
- * migrated meanwhile, and boot and test setup await connectionsReady() before
- * traffic arrives.
+ * Known at once, as SQLDatabase's getter is synchronous. The database is created and
+ * migrated meanwhile once this process has connected to its server (connectServer),
+ * else at connectionsReady(), which boot and test setup await before traffic arrives:
+ * an app module handing one out as it loads (drizzle(db.connectionString)) opens no
+ * connection when it is merely imported, as under Encore.
  */
 export function connectionStringFor(name: string): string {
   const url = PostgresDriver.connectionString(serverUrl(true), physicalName(name));
-  const pending = openDatabase(name);
-  preparing.add(pending);
-  pending.catch(() => {}); // reported by connectionsReady()
+  if (serving) prepare(name);
+  else unserved.add(name);
   return url;
 }
 
+/** Whether a connection string handed out is served (its database opened) at once. */
+let serving = false;
+/** Databases whose connection string was handed out before serving began. */
+const unserved = new Set<string>();
 const preparing = new Set<Promise<unknown>>();
+
+function prepare(name: string): void {
+  const pending = openDatabase(name);
+  preparing.add(pending);
+  pending.catch(() => {}); // reported by connectionsReady()
+}
+
+function serveHandedOut(): void {
+  for (const name of unserved) prepare(name);
+  unserved.clear();
+}
+
+/**
+ * From now on a connection string is served as it is handed out, and those handed out
+ * before are served now: connectServer calls it; test setup, whose server is
+ * DATABASE_URL's, calls it too.
+ */
+export function serveConnectionStrings(): void {
+  serving = true;
+  serveHandedOut();
+}
 
 /** Resolves once every database whose connection string was handed out exists and is migrated. */
 export async function connectionsReady(): Promise<void> {
+  serveHandedOut();
   await Promise.all(preparing);
 }
 
@@ -202,6 +234,7 @@ export async function closeAllDatabases(closing: ClosingOptions = {}): Promise<v
   opening.clear();
   opened.clear();
   preparing.clear();
+  unserved.clear();
   await Promise.all(drivers.map((d) => (d.status === "fulfilled" ? d.value.close(closing) : undefined)));
 }
 
