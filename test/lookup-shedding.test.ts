@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { whenListening, whenLogged, type Serving } from "../runtime/test/command.ts";
 import { dropServerDatabases, spawnApp } from "../runtime/test/process.ts";
 import { parseScrape, valueOf } from "../runtime/test/prometheus.ts";
+import { burstClient } from "./burst-client.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}shed_`;
 const token = "lookup-shedding-token-0123456789";
@@ -17,6 +18,7 @@ const token = "lookup-shedding-token-0123456789";
 let app: Serving;
 let metricsUrl: string;
 let sql: pg.Client;
+const client = burstClient();
 
 beforeAll(async () => {
   const spawned = spawnApp({
@@ -39,6 +41,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  client.close();
   await sql?.end();
   if (app) expect(await app.stop("SIGTERM")).toBe(0);
   await dropServerDatabases(prefix);
@@ -58,13 +61,13 @@ const shedAnswer = {
 
 /** 200 with the link, or the shedding 503; anything else fails with what it was. */
 async function lookup(code: string, n: number): Promise<200 | 503> {
-  const res = await fetch(`${app.url}/${code}`);
-  const body = JSON.parse(await res.text()) as unknown;
+  const res = await client.get(`${app.url}/${code}`);
+  const body = JSON.parse(res.body) as unknown;
   if (res.status === 200) {
     expect(body).toEqual({ url: `https://example.com/shed/${n}` });
     return 200;
   }
-  expect({ status: res.status, retryAfter: res.headers.get("retry-after"), body }).toEqual(shedAnswer);
+  expect({ status: res.status, retryAfter: res.headers["retry-after"], body }).toEqual(shedAnswer);
   return 503;
 }
 

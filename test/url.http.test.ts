@@ -1,6 +1,7 @@
 // Variant A over real HTTP.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { burstClient, type BurstClient } from "./burst-client.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
 
@@ -119,6 +120,11 @@ describe("POST /shorten", () => {
 
 describe("exact click counts under concurrency", () => {
   const N = 2000;
+  let client: BurstClient;
+  beforeAll(() => {
+    client = burstClient();
+  });
+  afterAll(() => client.close());
 
   /**
    * A lookup of a stored link answers 200, or 503 with Retry-After when the instance sheds
@@ -126,10 +132,9 @@ describe("exact click counts under concurrency", () => {
    * Anything else fails, with what it was.
    */
   async function lookup(code: string): Promise<200 | 503> {
-    const res = await fetch(`${server.url}/${code}`);
-    const body = await res.text();
+    const res = await client.get(`${server.url}/${code}`);
     if (res.status === 200) return 200;
-    expect({ status: res.status, retryAfter: res.headers.get("retry-after"), body: JSON.parse(body) as unknown }).toEqual({
+    expect({ status: res.status, retryAfter: res.headers["retry-after"], body: JSON.parse(res.body) as unknown }).toEqual({
       status: 503,
       retryAfter: "1",
       body: { code: "unavailable", message: "too many links are being looked up at once; try again in a second", details: { retryAfterSeconds: 1 } },
