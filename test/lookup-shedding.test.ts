@@ -8,7 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { whenListening, whenLogged, type Serving } from "../runtime/test/command.ts";
-import { dropServerDatabases, spawnApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, spawnApp } from "./support/app-process.ts";
 import { parseScrape, valueOf } from "../runtime/test/prometheus.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}shed_`;
