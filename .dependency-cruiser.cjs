@@ -67,7 +67,7 @@ module.exports = {
     {
       name: "runtime-off-app-test-helpers",
       severity: "error",
-      comment: "The runtime is a package of its own, tested without this app: the app's test helpers (test/support/) know its endpoints, accounts and links.",
+      comment: "The runtime is a package of its own, which other apps install: the app's test helpers (test/support/) know this app's endpoints, accounts and links.",
       from: { path: "^runtime/" },
       to: { path: "^test/" },
     },
