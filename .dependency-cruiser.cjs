@@ -2,8 +2,18 @@
 // The app is genuine Encore.ts and the runtime is a package of its own: these rules
 // keep each side off the other's internals and keep every module graph acyclic.
 
-/** Top-level folders of the Encore app: services and the app's shared code (limits/, access/). */
-const appFolders = "^(url|urlb|analytics|auth|users|orders|moderation|web|limits|access)/";
+/** The app's services: folders with an encore.service.ts, each of which may be deployed on its own. */
+const serviceNames = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web"];
+
+/** The app's shared code: folders with no encore.service.ts, loaded by every service that imports them. */
+const sharedNames = ["limits", "access", "passwords"];
+
+/** A service folder's name, as group 1 of a path pattern. */
+const services = `(${serviceNames.join("|")})`;
+const shared = `(${sharedNames.join("|")})`;
+
+/** Top-level folders of the Encore app: its services and its shared code. */
+const appFolders = `^(${[...serviceNames, ...sharedNames].join("|")})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -21,6 +31,45 @@ module.exports = {
       comment: "App code imports encore.dev/* and ~encore/* only, so it builds and runs under Encore's own CLI.",
       from: { path: appFolders },
       to: { path: "^runtime/" },
+    },
+    {
+      name: "services-apart",
+      severity: "error",
+      comment:
+        "Encore Cloud runs each service on its own, so another service's code would run in this one's process, " +
+        "with state of its own. A service reaches another by calls through ~encore/clients and by its declared " +
+        "resources only: a database by SQLDatabase.named, a bucket by Bucket.named, and a topic (which a " +
+        "Subscription needs as an object) from the other service's events.ts, which declares its topics and nothing else.",
+      from: { path: `^${services}/` },
+      to: { path: `^${services}/`, pathNot: ["^$1/", `^${services}/events\\.ts$`] },
+    },
+    {
+      name: "events-declare-only",
+      severity: "error",
+      comment: "Other services import a service's events.ts (services-apart): it carries its topics and their message types, none of its service's code.",
+      from: { path: `^${services}/events\\.ts$` },
+      to: { path: appFolders },
+    },
+    {
+      name: "shared-off-services",
+      severity: "error",
+      comment: "Shared code runs inside every service that imports it: reaching into a service would carry that service's code (and state) into the others.",
+      from: { path: `^${shared}/` },
+      to: { path: `^${services}/` },
+    },
+    {
+      name: "app-off-test-helpers",
+      severity: "error",
+      comment: "What the app deploys runs without the repository's test helpers (test/): only tests may use them.",
+      from: { path: appFolders, pathNot: "\\.test\\.ts$" },
+      to: { path: "^test/" },
+    },
+    {
+      name: "runtime-off-app-test-helpers",
+      severity: "error",
+      comment: "The runtime is a package of its own, which other apps install: the app's test helpers (test/support/) know this app's endpoints, accounts and links.",
+      from: { path: "^runtime/" },
+      to: { path: "^test/" },
     },
     {
       name: "internal-off-public-face",

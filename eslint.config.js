@@ -2,8 +2,8 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-// The Encore app: its service folders and its shared code (limits/, access/), as .dependency-cruiser.cjs lists them.
-const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web", "limits", "access"];
+// The Encore app: its service folders and its shared code (limits/, access/, passwords/), as .dependency-cruiser.cjs lists them.
+const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web", "limits", "access", "passwords"];
 
 // Graphile Worker is a dev dependency for bench:pubsub to measure the SQL provider against; nothing else may use it.
 const benchOnly = { name: "graphile-worker", message: "Graphile Worker is only bench:pubsub's point of comparison (bench/)" };

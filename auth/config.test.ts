@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { parseAdminEmails } from "./admin-emails";
 import { resolveJwtKey } from "./config";
 
 const dir = mkdtempSync(path.join(tmpdir(), "jwt-secret-"));
@@ -51,19 +50,4 @@ describe("the JWT key", () => {
     writeFileSync(devSecretFile, "abc");
     expect(() => resolveJwtKey({ secret: undefined, environment: "test", devSecretFile })).toThrow(/delete the file/);
   });
-});
-
-describe("ADMIN_EMAILS", () => {
-  test("comma-separated emails, trimmed and in lower case; unset, blank or empty entries: nobody", () => {
-    expect([...parseAdminEmails({ ADMIN_EMAILS: " Boss@Example.com, ops@example.com ,," })]).toEqual(["boss@example.com", "ops@example.com"]);
-    expect(parseAdminEmails({}).size).toBe(0);
-    expect(parseAdminEmails({ ADMIN_EMAILS: "  " }).size).toBe(0);
-  });
-
-  test.each(["boss", "boss@example.com; ops@example.com", "two words@example.com", `${"a".repeat(250)}@example.com`])(
-    "%j is refused, naming the variable",
-    (value) => {
-      expect(() => parseAdminEmails({ ADMIN_EMAILS: value })).toThrow(/^invalid configuration: ADMIN_EMAILS must be a comma-separated list of emails/);
-    },
-  );
 });

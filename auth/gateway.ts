@@ -1,10 +1,10 @@
 import { APIError, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import { users } from "~encore/clients";
+import { isAdminEmail } from "../access/admin-emails";
+import { apiKeyMarker, isWellFormedApiKey } from "../access/api-key";
 import { apiKeyScopes, type ApiKeyScope, type Credential } from "../access/scopes";
 import { ApiKeyLimits, parseApiKeyLimits } from "../limits/api-keys";
-import { apiKeyMarker, isWellFormedApiKey } from "../users/keys/api-key";
-import { isAdminEmail } from "./admin-emails";
 import { verifyToken } from "./jwt/tokens";
 
 /**
@@ -29,7 +29,7 @@ export interface AuthParams {
 export interface AuthData {
   userID: string;
   email: string;
-  /** Whether the account's email is in ADMIN_EMAILS (auth/config.ts); an API key never acts as one (access/scopes.ts). */
+  /** Whether the account's email is in ADMIN_EMAILS (access/admin-emails.ts); an API key never acts as one (access/scopes.ts). */
   admin: boolean;
   /** How the caller signed in: a login token, or an API key. */
   credential: Credential;

@@ -14,7 +14,7 @@ import pg from "pg";
 import { natsPrefix } from "../runtime/internal/pubsub/mod.ts";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
-import { startApp } from "../runtime/test/process.ts";
+import { startApp } from "../test/support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000);

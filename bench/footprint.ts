@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
-import { copyCheckout } from "../runtime/test/checkout-copy.ts";
+import { copyCheckout } from "../test/support/checkout-copy.ts";
 import { generatorName, runLoad } from "./load.ts";
 import { npmStart, type StartedApp } from "./npm-start.ts";
 import { childrenOf, cpuSeconds, postmasterPid, pssBytes } from "./proc.ts";

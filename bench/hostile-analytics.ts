@@ -17,7 +17,7 @@ import path from "node:path";
 import pg from "pg";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
-import { startApp } from "../runtime/test/process.ts";
+import { startApp } from "../test/support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 import { phase, type Phase } from "./http-client.ts";
 

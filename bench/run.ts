@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
-import { startApp, type RunningApp } from "../runtime/test/process.ts";
+import { startApp, type RunningApp } from "../test/support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 import pg from "pg";
 import { phase } from "./http-client.ts";

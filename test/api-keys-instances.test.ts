@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startApp, startTwoInstances, type RunningApp, type TwoInstances } from "../runtime/test/process.ts";
+import { startApp, startTwoInstances, type RunningApp, type TwoInstances } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}keys_`;
 const env = () => ({

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { users } from "~encore/clients";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { parseApp } from "../runtime/internal/parser/mod.ts";
-import { apiCaller, signUpAndLogIn, type Reply } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn, type Reply } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db";
 import { db as usersDb } from "../users/db";
-import { hashApiKey } from "../users/keys/api-key";
+import { hashApiKey } from "../access/api-key";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // each request says its address in X-Forwarded-For, as behind a proxy; read once at start

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { url } from "~encore/clients";
 import { jwtKey } from "../auth/config";
 import { tokenAudience, tokenIssuer } from "../auth/jwt/tokens";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as urlDb } from "../url/db";
 import { db as usersDb } from "../users/db";

@@ -3,7 +3,7 @@
 // are read back exactly, in every dimension, humans and bots apart.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, startApp } from "./support/app-process.ts";
 import { queryDatabase } from "./faults/query.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}exactly_`;

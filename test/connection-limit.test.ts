@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
+import { startApp, type RunningApp, type StartFailure } from "./support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("connection-limit-test-");

@@ -11,7 +11,7 @@ import { openDatabase } from "../runtime/internal/sql/databases.ts";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { PostgresDriver } from "../runtime/internal/sql/postgres-driver.ts";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
-import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, startApp } from "./support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 interface Outcome {

@@ -11,7 +11,7 @@ import { dashboardSecretVariable, newDashboardSecret } from "../runtime/internal
 import { accessCookieName } from "../runtime/internal/dashboard/access.ts";
 import { closedPort } from "../runtime/test/closed-port.ts";
 import { spawnCommand, whenListening } from "../runtime/test/command.ts";
-import { dropServerDatabases, spawnBundle, type RunningApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, spawnBundle, type RunningApp } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}dash_`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "dashboard-process-"));

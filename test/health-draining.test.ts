@@ -6,7 +6,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, startApp } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}drain_`;
 const delayMs = 3_000;

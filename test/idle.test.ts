@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { startApp } from "../runtime/test/process.ts";
+import { startApp } from "./support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("idle-test-");

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db.ts";
-import { browserAccept, expectPageHeaders, LinkClient, storedClicks } from "./link-client.ts";
+import { browserAccept, expectPageHeaders, LinkClient, storedClicks } from "./support/link-client.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each test names its address

@@ -1,7 +1,7 @@
 // Targets a short link must not have, over real HTTP, wherever a target is given:
 // POST /shorten, POST /links/bulk and PATCH /links/:code.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db.ts";
 

@@ -2,7 +2,7 @@
 // POST /shorten would: past the user's limit the rest of the items get 429's error.
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { LinkClient } from "./link-client.ts";
+import { LinkClient } from "./support/link-client.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db.ts";
-import { LinkClient } from "./link-client.ts";
+import { LinkClient } from "./support/link-client.ts";
 
 vi.hoisted(() => {
   // Read once, when the configs load: each test names its address.

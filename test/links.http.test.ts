@@ -2,7 +2,7 @@
 // sort, pages), GET, PATCH and DELETE /links/:code. Options POST /shorten cannot set yet
 // are set with SQL.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
@@ -10,7 +10,7 @@ import { evictionChannel } from "../url/link-cache/evictions.ts";
 import type { Subscriber } from "../url/notifications/listener.ts";
 import { urlNotifications } from "../url/notifications/instance.ts";
 import { storeUnderFreshCode } from "../url/shortening/fresh-code.ts";
-import { passwords } from "../users/passwords/passwords.ts";
+import { passwords } from "../passwords/passwords.ts";
 
 vi.hoisted(() => {
   process.env.DENIED_TARGET_HOSTS = "evil.example"; // read once, when limits/links.ts loads

@@ -8,9 +8,9 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { whenListening, whenLogged, type Serving } from "../runtime/test/command.ts";
-import { dropServerDatabases, spawnApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, spawnApp } from "./support/app-process.ts";
 import { parseScrape, valueOf } from "../runtime/test/prometheus.ts";
-import { burstClient } from "./burst-client.ts";
+import { burstClient } from "./support/burst-client.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}shed_`;
 const token = "lookup-shedding-token-0123456789";

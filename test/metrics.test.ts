@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { whenListening, whenLogged } from "../runtime/test/command.ts";
-import { dropServerDatabases, spawnApp } from "../runtime/test/process.ts";
+import { dropServerDatabases, spawnApp } from "./support/app-process.ts";
 import { hasSeries, parseScrape, valueOf, type Scrape } from "../runtime/test/prometheus.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}metrics_`;

@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiCaller, signUpAndLogIn, type Call, type Reply } from "../runtime/test/api-client.ts";
-import { dropServerDatabases, startApp, type RunningApp } from "../runtime/test/process.ts";
+import { apiCaller, signUpAndLogIn, type Call, type Reply } from "./support/api-client.ts";
+import { dropServerDatabases, startApp, type RunningApp } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}mod_`;
 const adminEmail = "Admin@Example.com";

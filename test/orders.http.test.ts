@@ -1,7 +1,7 @@
 // The shop's endpoints over HTTP: routing (/orders/recent beside /orders/:id),
 // validation of path, query and body text, and bearer-token access.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
 let server: TestServer;

@@ -1,11 +1,11 @@
 // Sign-ups cannot starve logins, nor logins sign-ups: a burst of one kind, more than its
-// share of libuv's thread pool and its line hold (users/passwords/scrypt-slots.ts), leaves the other
+// share of libuv's thread pool and its line hold (passwords/scrypt-slots.ts), leaves the other
 // kind a thread of its own, and the requests past the line are refused at once. Each
 // wait is compared with one hash measured here and now (the host's speed swings under
 // load), and with how many of the burst's hashes were done meanwhile.
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { scryptSlots } from "../users/passwords/passwords.ts";
+import { scryptSlots } from "../passwords/passwords.ts";
 
 vi.hoisted(() => {
   // The flood's failed logins are all from 127.0.0.1: what is under test is the line, not that limit.

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db as analyticsDb } from "../analytics/db.ts";
 import { generateReport } from "../analytics/reports/stored-reports.ts";
 import { db } from "../url/db.ts";
-import { LinkClient, storedClicks } from "./link-client.ts";
+import { LinkClient, storedClicks } from "./support/link-client.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each test names its address

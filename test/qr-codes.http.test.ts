@@ -6,7 +6,7 @@ import path from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { config } from "../runtime/internal/config/mod.ts";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db";
 import { qrCodes, qrObjectName } from "../url/qr-codes";
@@ -14,7 +14,7 @@ import { plainLink } from "../url/outbox/url-store";
 import { storeUnderAlias } from "../url/shortening/alias-code";
 import { storeUnderFreshCode } from "../url/shortening/fresh-code";
 import { removeStaleUrls } from "../url/stale-urls/remove";
-import { LinkClient } from "./link-client";
+import { LinkClient } from "./support/link-client";
 
 vi.hoisted(() => {
   process.env.QR_CODES = "on"; // read once, when url/config/url-config.ts loads

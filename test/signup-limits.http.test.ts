@@ -3,7 +3,7 @@
 // IPv6 by /64. Behind a trusted proxy here, so each request can say which address it is from.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { passwords } from "../users/passwords/passwords.ts";
+import { passwords } from "../passwords/passwords.ts";
 
 vi.hoisted(() => {
   // Read once, when the runtime's config and limits/signups.ts load; the default is under test.

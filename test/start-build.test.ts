@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { copyCheckout } from "../runtime/test/checkout-copy.ts";
+import { copyCheckout } from "./support/checkout-copy.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const work = tempDataDir("start-build-test-");

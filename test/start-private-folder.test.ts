@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { sharedClusterDir, sharedClustersDir } from "../runtime/internal/sql/embedded/location.ts";
-import { copyCheckout } from "../runtime/test/checkout-copy.ts";
+import { copyCheckout } from "./support/checkout-copy.ts";
 import { runToEnd, spawnCommand, whenListening, type Serving } from "../runtime/test/command.ts";
 
 const asRoot = process.getuid?.() === 0;

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
 import { stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { spawnApp, startApp, type RunningApp, type StartFailure } from "../runtime/test/process.ts";
+import { spawnApp, startApp, type RunningApp, type StartFailure } from "./support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("start-test-");

@@ -12,8 +12,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appRoot } from "../runtime/internal/config/app-root.ts";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
-import { startTwoInstances, type RunningApp, type TwoInstances } from "../runtime/test/process.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
+import { startTwoInstances, type RunningApp, type TwoInstances } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}evict_`;
 const env = (name: string) => ({

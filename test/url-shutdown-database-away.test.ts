@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
-import { startApp, type RunningApp } from "../runtime/test/process.ts";
+import { startApp, type RunningApp } from "./support/app-process.ts";
 import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("url-stop-away-test-");

@@ -1,7 +1,7 @@
 // Variant A over real HTTP.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { burstClient, type BurstClient } from "./burst-client.ts";
+import { burstClient, type BurstClient } from "./support/burst-client.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
 

@@ -1,6 +1,6 @@
 // The users service's account endpoints over HTTP with real bearer tokens: what a client sees.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiCaller, signUpAndLogIn } from "../runtime/test/api-client.ts";
+import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 
 let server: TestServer;

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { maxApiKeysPerAccount } from "./api-keys";
 import { db } from "./db";
-import { hashApiKey } from "./keys/api-key";
+import { hashApiKey } from "../access/api-key";
 import { apiKeyScopes } from "../access/scopes";
 
 type Account = { id: string; email: string };

@@ -3,7 +3,7 @@ import type { MaxLen, MinLen } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
 import { apiKeyScopes, requireLogin, type ApiKeyScope } from "../access/scopes";
 import { userNotFound } from "./accounts/own-record";
-import { generateApiKey, hashApiKey, isWellFormedApiKey } from "./keys/api-key";
+import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../access/api-key";
 import { keyStore, type ApiKeyInfo, type KeyOwner } from "./keys/key-store";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { create, type CreateUserRequest } from "./create";
 import { db } from "./db";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 
 const signUp = (overrides: Partial<CreateUserRequest> = {}): CreateUserRequest => ({
   email: "ada@example.com",

@@ -1,10 +1,10 @@
 import { api, type Header } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
-import { isAdminEmail } from "../auth/admin-emails";
+import { isAdminEmail } from "../access/admin-emails";
 import { adminEmailClaimed, emailTaken } from "./accounts/email-claims";
 import { addressKey } from "../limits/address";
 import { signupLimits } from "../limits/signups";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 import { checkedProfile } from "./accounts/profile-rules";
 import { userStore, type User } from "./accounts/user-store";
 

@@ -4,7 +4,7 @@ import { create } from "./create";
 import { verifyCredentials } from "./credentials";
 import { db } from "./db";
 import { userExists } from "./exists";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 
 describe("verifyCredentials (internal)", () => {
   test("the right password gives the account, whatever the case of the email given", async () => {

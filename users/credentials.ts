@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 import { userStore } from "./accounts/user-store";
 
 export interface VerifyCredentialsRequest {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { users } from "~encore/clients";
 import { db } from "./db";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 import { apiKeyScopes } from "../access/scopes";
 
 type Account = { id: string; email: string };

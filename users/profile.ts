@@ -2,11 +2,11 @@ import { api, type Header } from "encore.dev/api";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
 import { requireLogin } from "../access/scopes";
-import { isAdminEmail } from "../auth/admin-emails";
+import { isAdminEmail } from "../access/admin-emails";
 import { requireCurrentPassword } from "./accounts/current-password";
 import { adminEmailClaimed, emailTaken } from "./accounts/email-claims";
 import { ownRecordId, userNotFound } from "./accounts/own-record";
-import { passwords } from "./passwords/passwords";
+import { passwords } from "../passwords/passwords";
 import { checkedProfile } from "./accounts/profile-rules";
 import { userStore, type User } from "./accounts/user-store";
 

@@ -42,7 +42,7 @@ export const apiKeys = p.pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     name: p.text().notNull(),
-    /** SHA-256 of the whole key, hex (keys/api-key.ts says why a fast hash is right). Never the key. */
+    /** SHA-256 of the whole key, hex (access/api-key.ts says why a fast hash is right). Never the key. */
     keyHash: p.text("key_hash").notNull(),
     /** The first 8 characters after `usk_`, so the owner can tell keys apart in a list. */
     prefix: p.text().notNull(),

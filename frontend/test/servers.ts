@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { rmSync } from "node:fs";
 import { closedPort } from "../../runtime/test/closed-port.ts";
-import { startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { startApp, type RunningApp } from "../../test/support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { launchBrowser, watchCsp, type Browser } from "./browser.ts";
 

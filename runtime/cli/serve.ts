@@ -28,7 +28,9 @@ function dashboardStart(args: readonly string[]): DashboardStart | undefined {
   const secret = takeDashboardSecret(process.env);
   // A callback, so that a run already gone (its channel closed) is not an uncaught error here.
   const opened = (url: string) => void process.send?.({ dashboardUrl: url } satisfies DashboardOpened, undefined, {}, () => {});
-  return { port, secret, opened };
+  // Loaded only when asked for: production's bundle keeps the dashboard in a chunk it never loads.
+  const open: DashboardStart["open"] = async (server, cfg, options) => (await import("../internal/dashboard/mod.ts")).openDashboard(server, cfg, options);
+  return { port, secret, opened, open };
 }
 
 /** --dashboard-port=<n>: an integer from 0 to 65535 (0: any free port); absent: no dashboard. */

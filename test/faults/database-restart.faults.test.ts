@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { pubsubDatabaseName } from "../../runtime/internal/pubsub/sql-schema.ts";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
-import { startApp } from "../../runtime/test/process.ts";
+import { startApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { expectClickAnalytics } from "./click-analytics.ts";
 import { rps, send, shortenLimitsOff, summary, Tally } from "./load.ts";

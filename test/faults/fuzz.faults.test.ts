@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { dropServerDatabases, startApp, type RunningApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { fuzzRequests, type FuzzRequest, type OpenApi } from "./fuzz-requests.ts";
 import { sendHttp, sendRaw, type FuzzAnswer } from "./fuzz-send.ts";

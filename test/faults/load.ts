@@ -1,7 +1,7 @@
 // Load for the fault cases: clients that look links up, shorten new ones and read stats
 // against a running app, and a tally of what was answered, kept by the clients. What
 // the app acknowledged (a 200) is what must not be lost afterwards.
-import type { RunningApp } from "../../runtime/test/process.ts";
+import type { RunningApp } from "../support/app-process.ts";
 
 /** An HTTP status, or "no answer": refused, reset, or over the request limit. */
 export type Outcome = number | "no answer";

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp } from "../../runtime/test/process.ts";
+import { dropServerDatabases, startApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { lookUp, pick, rps, runClients, seedLinks, send, shorten, shortenLimitsOff, summary, Tally } from "./load.ts";
 import { startNatsServer, type NatsServer } from "./nats-server.ts";

@@ -2,7 +2,7 @@
 // (a restart, a network black hole): clients that look links up (cached and not), shorten
 // and read stats, and what must hold afterwards.
 import { expect } from "vitest";
-import type { RunningApp } from "../../runtime/test/process.ts";
+import type { RunningApp } from "../support/app-process.ts";
 import { lookUp as sendLookUp, pick, runClients, seedLinks, send, shorten, type Shortened, type Tally } from "./load.ts";
 import { queryDatabase } from "./query.ts";
 

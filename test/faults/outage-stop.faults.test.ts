@@ -9,7 +9,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
 import { startCluster, stopCluster } from "../../runtime/internal/sql/embedded/cluster.ts";
-import { startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { startApp, type RunningApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { expectClickAnalytics } from "./click-analytics.ts";
 import { lookUp, pick, rps, runClients, seedLinks, send, shortenLimitsOff, summary, Tally } from "./load.ts";

@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp } from "../../runtime/test/process.ts";
+import { dropServerDatabases, startApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import { expectClickAnalytics } from "./click-analytics.ts";
 import { lookUp, pick, rps, runClients, seedLinks, shorten, shortenLimitsOff, summary, Tally, type Shortened } from "./load.ts";

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import fc from "fast-check";
 import { SignJWT } from "jose";
 import { afterAll, expect, test } from "vitest";
-import { dropServerDatabases, startApp, type RunningApp } from "../../runtime/test/process.ts";
+import { dropServerDatabases, startApp, type RunningApp } from "../support/app-process.ts";
 import { tempDataDir } from "../../runtime/vitest/temp-dir.ts";
 import type { OpenApi } from "./fuzz-requests.ts";
 import { send, shortenLimitsOff, summary } from "./load.ts";

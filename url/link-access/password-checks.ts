@@ -1,5 +1,5 @@
 import { LinkPasswordLimits } from "../../limits/link-passwords";
-import { passwords } from "../../users/passwords/passwords";
+import { passwords } from "../../passwords/passwords";
 import { maxPasswordLength } from "../links/options";
 
 /** Limits on guessing, per client address and code (limits/link-passwords.ts). */

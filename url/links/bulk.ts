@@ -2,7 +2,7 @@ import { APIError, ErrCode } from "encore.dev/api";
 import log from "encore.dev/log";
 import pLimit from "p-limit";
 import type { LinkCreator } from "../../limits/links";
-import { passwords } from "../../users/passwords/passwords";
+import { passwords } from "../../passwords/passwords";
 import { createLink, type ShortenItem, type ShortenResponse } from "./create";
 
 /** Items one POST /links/bulk may hold. */
@@ -33,7 +33,7 @@ export async function createLinks(items: readonly ShortenItem[], creator: LinkCr
 
 /**
  * Password hashing for one bulk request: one at a time, so a request of many passwords
- * holds one place in the line of new hashes (users/passwords/scrypt-slots.ts) rather than
+ * holds one place in the line of new hashes (passwords/scrypt-slots.ts) rather than
  * filling it and getting 503s, and sign-ups keep their turn; and once per distinct password:
  * items given the same password share its hash (and salt). That tells whoever reads the
  * table that those links of one request share a password, which their owner chose

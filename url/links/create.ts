@@ -1,7 +1,7 @@
 import { appMeta } from "encore.dev";
 import { APIError } from "encore.dev/api";
 import { linkLimits, type LinkCreator } from "../../limits/links";
-import { passwords } from "../../users/passwords/passwords";
+import { passwords } from "../../passwords/passwords";
 import { urlConfig } from "../config/url-config";
 import type { LinkDetails } from "../outbox/url-store";
 import { qrCodes, qrObjectName } from "../qr-codes";

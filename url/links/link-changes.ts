@@ -1,6 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { linkLimits } from "../../limits/links";
-import { passwords } from "../../users/passwords/passwords";
+import { passwords } from "../../passwords/passwords";
 import { db } from "../db";
 import { checkTarget } from "../shortening/target";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";

@@ -1,7 +1,7 @@
 import { APIError } from "encore.dev/api";
 import { ConsecutiveFailures } from "../../limits/consecutive-failures";
 import { refusedPast } from "../../limits/limiter/limiter";
-import { passwords } from "../passwords/passwords";
+import { passwords } from "../../passwords/passwords";
 import { userNotFound } from "./own-record";
 import { userStore } from "./user-store";
 

@@ -5,7 +5,7 @@ export const emailTaken = (): APIError => APIError.alreadyExists("an account wit
 
 /**
  * An address in ADMIN_EMAILS that no account holds: nobody may claim it, or the admin role
- * would go to whoever signed up first (auth/admin-emails.ts). The client hears what a taken
+ * would go to whoever signed up first (access/admin-emails.ts). The client hears what a taken
  * email gets, so the answer does not name the admins; the operator reads why in the log.
  */
 export function adminEmailClaimed(email: string): APIError {

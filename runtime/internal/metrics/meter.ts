@@ -1,7 +1,6 @@
 // What the instrumentation points call while metrics are on. Types only: the implementation
 // (prometheus.ts) and prom-client with it are loaded when metrics start, so a process that
 // never serves metrics never loads them.
-import type { PubSubProvider } from "../pubsub/provider.ts";
 import type { RouteMeter } from "./route-meter.ts";
 
 /** What became of one delivery of a message to a subscription's handler. */
@@ -42,5 +41,19 @@ export interface Meter {
  */
 export interface ScrapeSources {
   /** The started pub/sub provider, if any (pubsub/mod.ts runningPubSub). */
-  readonly runningPubSub: () => Promise<Pick<PubSubProvider, "stats">> | undefined;
+  readonly runningPubSub: () => Promise<{ stats(): Promise<readonly SubscriptionLevels[]> }> | undefined;
+}
+
+/**
+ * One subscription's levels, as the pub/sub provider reports them (its SubscriptionStats);
+ * stated here in the meter's own terms, since pub/sub imports the meter.
+ */
+export interface SubscriptionLevels {
+  readonly topic: string;
+  readonly subscription: string;
+  /** Messages waiting for delivery, including those waiting out a retry backoff. */
+  readonly backlog: number;
+  /** Messages delivered and neither acknowledged nor past their ack deadline. */
+  readonly inFlight: number;
+  readonly deadLetters: number;
 }

@@ -2,9 +2,8 @@
 // what they report is a level (connections, messages waiting), known where it is kept.
 import { Gauge, type Registry } from "prom-client";
 import { rootLogger } from "../log/root.ts";
-import type { SubscriptionStats } from "../pubsub/provider.ts";
 import { openedDatabases } from "../sql/databases.ts";
-import type { ScrapeSources } from "./meter.ts";
+import type { ScrapeSources, SubscriptionLevels } from "./meter.ts";
 
 /** A scrape waits at most this long for pub/sub's figures; without them the rest is still answered. */
 const backlogTimeoutMs = 2_000;
@@ -57,13 +56,13 @@ export function registerPoolFamilies(registry: Registry): void {
  * pub/sub is not running or does not answer in time.
  */
 export function registerPubSubBacklog(registry: Registry, runningPubSub: ScrapeSources["runningPubSub"]): void {
-  let pending: Promise<readonly SubscriptionStats[]> | null = null;
+  let pending: Promise<readonly SubscriptionLevels[]> | null = null;
   // The three gauges are collected together on each scrape: one read of the stats serves them all.
-  const stats = (): Promise<readonly SubscriptionStats[]> => {
+  const stats = (): Promise<readonly SubscriptionLevels[]> => {
     pending ??= readStats(runningPubSub).finally(() => setImmediate(() => (pending = null)));
     return pending;
   };
-  const gauge = (name: string, help: string, pick: (s: SubscriptionStats) => number) =>
+  const gauge = (name: string, help: string, pick: (s: SubscriptionLevels) => number) =>
     new Gauge({
       name,
       help,
@@ -79,7 +78,7 @@ export function registerPubSubBacklog(registry: Registry, runningPubSub: ScrapeS
   gauge("e_pubsub_dead_letters", "Messages of the subscription that failed every attempt, kept for redrive.", (s) => s.deadLetters);
 }
 
-async function readStats(runningPubSub: ScrapeSources["runningPubSub"]): Promise<readonly SubscriptionStats[]> {
+async function readStats(runningPubSub: ScrapeSources["runningPubSub"]): Promise<readonly SubscriptionLevels[]> {
   const running = runningPubSub();
   if (!running) return [];
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,8 @@
 // What encore.dev's currentRequest() reports, field for field as the real package
 // declares it (req_meta.ts), so app code reads the same shape on either runtime.
+import type { TraceData } from "../tracing/trace-data.ts";
+
+export type { TraceData };
 
 /** Describes an API endpoint. */
 export interface APIDesc {
@@ -49,19 +52,6 @@ export interface PubSubMessageMeta {
   parsedPayload?: Record<string, unknown>;
 }
 
-/**
- * Information about the active trace, set while tracing is on (the development dashboard,
- * or an OTLP endpoint): W3C ids in hex. spanId is the request's span (the HTTP request's
- * root, a delivery's, or the handler's span for a call from another service), parentSpanId
- * the span it started under (the call's, for a call).
- */
-export interface TraceData {
-  traceId: string;
-  spanId: string;
-  parentTraceId?: string;
-  parentSpanId?: string;
-  extCorrelationId?: string;
-}
 
 /** Common fields shared by all request meta types. */
 export interface BaseRequestMeta {

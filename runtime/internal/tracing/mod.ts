@@ -1,4 +1,4 @@
-import type { TraceData } from "../reqtrack/meta.ts";
+import type { TraceData } from "./trace-data.ts";
 import type { TraceStore } from "./records.ts";
 import type { SpanRecorder } from "./recorder.ts";
 import type { TracingOptions } from "./options.ts";

@@ -16,7 +16,7 @@ import { parseTraceParent } from "@opentelemetry/core";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta } from "../meta/types.ts";
 import type { ObjectProvider } from "../objects/provider.ts";
-import type { TraceData } from "../reqtrack/meta.ts";
+import type { TraceData } from "./trace-data.ts";
 import type { Row } from "../sql/driver.ts";
 import * as attr from "./attributes.ts";
 import { capText, jsonSafe } from "./json-safe.ts";

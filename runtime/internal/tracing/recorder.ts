@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndpointMeta } from "../meta/types.ts";
 import type { ObjectProvider } from "../objects/provider.ts";
-import type { TraceData } from "../reqtrack/meta.ts";
+import type { TraceData } from "./trace-data.ts";
 import type { Row } from "../sql/driver.ts";
 import type { TraceStore } from "./records.ts";
 

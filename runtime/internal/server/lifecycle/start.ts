@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { Server } from "node:http";
+import type { RuntimeConfig } from "../../config/config.ts";
 import { dashboardSecretVariable } from "../../config/dashboard-secret.ts";
 import { config, metricsEnabled } from "../../config/mod.ts";
 import { hasCronJobs, startCron, stopCron } from "../../cron/mod.ts";
 import { cronDatabaseName } from "../../cron/schema.ts";
-import type { Dashboard } from "../../dashboard/server.ts";
 import { appMeta } from "../../meta/load.ts";
 import { rootLogger } from "../../log/root.ts";
 import { startObjects, stopObjects } from "../../objects/mod.ts";
@@ -25,7 +25,7 @@ import { startMetrics, stopMetrics } from "../../metrics/mod.ts";
 import { startAppTracing } from "../../tracing/boot.ts";
 import { stopTracing } from "../../tracing/mod.ts";
 import { buildHttpServer } from "../http-server.ts";
-import { createDevCalls } from "../runtime-routes/dev-calls.ts";
+import { createDevCalls, type DevCalls } from "../runtime-routes/dev-calls.ts";
 import { listenForMetrics, metricsAddress } from "../runtime-routes/metrics.ts";
 import { stopAndExit, watchStopSignals } from "./shutdown.ts";
 
@@ -37,6 +37,22 @@ export interface DashboardStart {
   readonly secret: string | null;
   /** Told the dashboard's URL once it listens: serve.ts passes it on to `run`, which prints the link. */
   readonly opened?: (url: string) => void;
+  /**
+   * Starts it beside the app's server, which listens already (dashboard/mod.ts openDashboard);
+   * null when it could not. Handed in rather than imported here: the dashboard builds on the
+   * server (its error handler, the dev calls), so the server does not import it back.
+   */
+  readonly open: (
+    server: FastifyInstance,
+    cfg: RuntimeConfig,
+    options: { readonly port: number; readonly secret: string; readonly devCalls: DevCalls },
+  ) => Promise<RunningDashboard | null>;
+}
+
+/** What the server keeps of the dashboard it opened, to print its link and close it first on a stop. */
+export interface RunningDashboard {
+  readonly url: string;
+  close(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -129,9 +145,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     },
     `listening on http://localhost:${port}`,
   );
-  // Loaded only when asked for: production's bundle keeps the dashboard in a chunk it never loads.
-  const dashboard: Dashboard | null =
-    wanted && devCalls ? await (await import("../../dashboard/mod.ts")).openDashboard(server, cfg, { port: wanted.port, secret: wanted.secret!, devCalls }) : null;
+  const dashboard = wanted && devCalls ? await wanted.open(server, cfg, { port: wanted.port, secret: wanted.secret!, devCalls }) : null;
   if (dashboard) wanted?.opened?.(dashboard.url);
   const running = server;
   void stopRequested.then(() =>

@@ -1,8 +1,8 @@
 // What the HTTP tests of links with options share: requests from a given client address
 // (the test files run with TRUST_PROXY=on, so X-Forwarded-For names it), as a given user.
 import { expect } from "vitest";
-import { clickCounter } from "../url/click-counting/instance.ts";
-import { db } from "../url/db.ts";
+import { clickCounter } from "../../url/click-counting/instance.ts";
+import { db } from "../../url/db.ts";
 
 export interface Sent {
   /** X-Forwarded-For: the client's address (TRUST_PROXY=on). */

@@ -66,7 +66,12 @@ function derive(password: string, salt: Buffer, length: number, { N, r, p }: Scr
   });
 }
 
-/** The shares of libuv's thread pool that hashing and checking may take (scrypt-slots.ts). */
+/**
+ * The shares of libuv's thread pool that hashing and checking may take (scrypt-slots.ts).
+ * Shared code, not a service: every process that loads it (users for accounts, url for
+ * link passwords; one process or one each when deployed apart) has its own slots, which is
+ * right, since each shares out its own process's thread pool.
+ */
 export const scryptSlots = scryptSlotsFor(threadPoolSize(process.env));
 
 /**

@@ -3,8 +3,9 @@
 // email. Emails are not verified here, so a listed address with no account yet (or one
 // freed by a deleted account or a changed email) would otherwise go to whoever claimed it
 // first, and with it the admin role. The operator creates the account, then lists it.
-// A module of its own, without the auth service's other configuration, so the users
-// service can read the same list.
+// Shared code rather than either service's: the auth service reads the list for
+// AuthData.admin and the users service for the addresses nobody may claim, each process
+// from its own environment, so both must be given the same ADMIN_EMAILS.
 
 /**
  * ADMIN_EMAILS: the emails of the accounts that are admins (AuthData.admin), comma-separated,

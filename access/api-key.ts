@@ -1,3 +1,5 @@
+// The form of an API key: shared code, since the users service makes and stores keys and the
+// auth handler tells a key from a JWT by its shape before it asks the users service about it.
 import { createHash, randomBytes } from "node:crypto";
 
 /** What every key starts with, so the auth handler tells a key from a JWT without a lookup. */

@@ -1,13 +1,15 @@
+// This repository's app as a process, run by the runtime beside it in the checkout
+// (runtime/cli), for the tests and benchmarks that need a real server process.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { bundleDir } from "../cli/bundle-dir.mjs";
-import { appRoot } from "../internal/config/app-root.ts";
-import { spawnCommand, whenListening, type Serving, type Spawned } from "./command.ts";
-import { dropDatabasesWithPrefix } from "./databases.ts";
+import { bundleDir } from "../../runtime/cli/bundle-dir.mjs";
+import { appRoot } from "../../runtime/internal/config/app-root.ts";
+import { spawnCommand, whenListening, type Serving, type Spawned } from "../../runtime/test/command.ts";
+import { dropDatabasesWithPrefix } from "../../runtime/test/databases.ts";
 
-export type { StartFailure } from "./command.ts";
+export type { StartFailure } from "../../runtime/test/command.ts";
 export type RunningApp = Serving;
 export type SpawnedApp = Spawned;
 
