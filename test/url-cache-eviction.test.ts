@@ -3,7 +3,8 @@
 // (the cleanup job, SQL typed by hand), and a changed URL is answered at once. The
 // eviction comes through PostgreSQL LISTEN/NOTIFY; a lost listening connection is
 // opened again, and the cache cleared, since evictions were missed meanwhile. The same
-// holds for a link its owner changes or deletes through one instance's API (/links/:code);
+// holds for a link its owner changes or deletes through one instance's API (/links/:code),
+// whichever option a lookup answers by changes (URL, end date, click budget, password);
 // a link marked deleted answers so everywhere, and a click budget holds across instances.
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -55,6 +56,28 @@ async function untilAnswer(app: RunningApp, code: string, expected: string, limi
   let last = "";
   while (Date.now() - started <= limitMs) {
     last = await lookUp(app, code);
+    if (last === expected) return Date.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${code} still answered ${last}, not ${expected}, after ${limitMs} ms`);
+}
+
+/**
+ * What `app` answers a GET of the code with (`password` in X-Link-Password): the URL when
+ * it redirects, else the status and the error's message.
+ */
+async function answerOf(app: RunningApp, code: string, password?: string): Promise<string> {
+  const res = await fetch(`${app.url}/${code}`, { headers: password === undefined ? {} : { "x-link-password": password } });
+  const body = (await res.json()) as { url?: string; message?: string };
+  return res.status === 200 ? body.url! : `${res.status} ${body.message}`;
+}
+
+/** Milliseconds until `app` answers `expected` (answerOf) for the code, polling; fails past `limitMs`. */
+async function untilAnswerOf(app: RunningApp, code: string, expected: string, limitMs: number, password?: string): Promise<number> {
+  const started = Date.now();
+  let last = "";
+  while (Date.now() - started <= limitMs) {
+    last = await answerOf(app, code, password);
     if (last === expected) return Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -149,10 +172,14 @@ describe("links changed by their owner through the API of another instance", () 
     token = (await signUpAndLogIn(callA, "owner@evict.example")).token;
   });
 
-  async function ownLink(url: string): Promise<string> {
-    const res = await callA("POST", "/shorten", { token, body: { url } });
+  async function ownLink(url: string, options: { maxClicks?: number; password?: string } = {}): Promise<string> {
+    const res = await callA("POST", "/shorten", { token, body: { url, ...options } });
     expect(res.status).toBe(200);
     return res.body.code as string;
+  }
+
+  async function patchOnA(code: string, body: Record<string, unknown>): Promise<void> {
+    expect(await callA("PATCH", `/links/${code}`, { token, body })).toMatchObject({ status: 200 });
   }
 
   test("PATCH of the URL on A: B, which cached the link, answers the new URL within a second", async () => {
@@ -160,6 +187,77 @@ describe("links changed by their owner through the API of another instance", () 
     await cachedOnBoth(code);
     expect(await callA("PATCH", `/links/${code}`, { token, body: { url: "https://evict.example/patch-after" } })).toMatchObject({ status: 200 });
     expect(await untilAnswer(b, code, "https://evict.example/patch-after", 1000)).toBeLessThanOrEqual(1000);
+  });
+
+  test("PATCH of expiresAt on A: B, which cached the link without an end date, answers 'link expired' once the new one passes", async () => {
+    const url = "https://evict.example/expiry-set";
+    const code = await ownLink(url);
+    expect(await answerOf(b, code)).toBe(url);
+    // Far enough ahead for the PATCH to arrive before it on a busy machine: it must be in the future.
+    const expiresAt = Date.now() + 5000;
+    await patchOnA(code, { expiresAt: new Date(expiresAt).toISOString() });
+    const limit = expiresAt - Date.now() + 1000;
+    expect(await untilAnswerOf(b, code, "404 link expired", limit)).toBeLessThanOrEqual(limit);
+  });
+
+  test("PATCH of expiresAt to null on A: B, which cached the link as expired, redirects again within a second", async () => {
+    const url = "https://evict.example/expiry-cleared";
+    const code = await ownLink(url);
+    await sql.query("UPDATE urls SET expires_at = now() - interval '1 minute' WHERE code = $1", [code]);
+    expect(await untilAnswerOf(b, code, "404 link expired", 1000)).toBeLessThanOrEqual(1000);
+    await patchOnA(code, { expiresAt: null });
+    expect(await untilAnswerOf(b, code, url, 1000)).toBeLessThanOrEqual(1000);
+  });
+
+  test("PATCH of maxClicks on A to the clicks made: B, which cached the link without a budget, answers it spent within a second", async () => {
+    const code = await ownLink("https://evict.example/budget-set");
+    expect(await lookUp(a, code)).toBe("https://evict.example/budget-set");
+    expect(await lookUp(a, code)).toBe("https://evict.example/budget-set");
+    const stored = async () => (await sql.query<{ clicks: number }>("SELECT clicks FROM urls WHERE code = $1", [code])).rows[0]!.clicks;
+    await expect.poll(stored, { timeout: 10_000 }).toBe(2); // A's counter writes its clicks in a later batch
+    expect(await lookUp(b, code, "HEAD")).toBe("200");
+    await patchOnA(code, { maxClicks: 2 });
+    // HEAD counts nothing, so only the cache tells the two answers apart.
+    expect(await untilAnswer(b, code, "404", 1000)).toBeLessThanOrEqual(1000);
+    expect(await answerOf(b, code)).toBe("404 link reached its maximum number of clicks");
+    expect(await stored()).toBe(2);
+  });
+
+  test("PATCH of maxClicks on A above the clicks made: B, which cached the budget as spent, redirects once more within a second", async () => {
+    const url = "https://evict.example/budget-raised";
+    const code = await ownLink(url, { maxClicks: 1 });
+    expect(await answerOf(b, code)).toBe(url);
+    expect(await answerOf(b, code)).toBe("404 link reached its maximum number of clicks");
+    await patchOnA(code, { maxClicks: 2 });
+    expect(await untilAnswerOf(b, code, url, 1000)).toBeLessThanOrEqual(1000);
+    expect(await answerOf(b, code)).toBe("404 link reached its maximum number of clicks");
+  });
+
+  test("PATCH of a password on A: B, which cached the link without one, asks for it within a second", async () => {
+    const url = "https://evict.example/password-set";
+    const code = await ownLink(url);
+    expect(await lookUp(b, code, "HEAD")).toBe("200");
+    await patchOnA(code, { password: "opensesame" });
+    expect(await untilAnswerOf(b, code, "401 this link needs a password: send it in the X-Link-Password header", 1000)).toBeLessThanOrEqual(1000);
+    expect(await answerOf(b, code, "opensesame")).toBe(url);
+  });
+
+  test("PATCH of the password to null on A: B, which cached the link with one, redirects without it within a second", async () => {
+    const url = "https://evict.example/password-cleared";
+    const code = await ownLink(url, { password: "opensesame" });
+    expect(await answerOf(b, code)).toBe("401 this link needs a password: send it in the X-Link-Password header");
+    await patchOnA(code, { password: null });
+    expect(await untilAnswerOf(b, code, url, 1000)).toBeLessThanOrEqual(1000);
+  });
+
+  test("PATCH of another password on A: B, which cached the link with the old one, refuses the old one within a second and takes the new", async () => {
+    const url = "https://evict.example/password-changed";
+    const code = await ownLink(url, { password: "old-password" });
+    expect(await answerOf(b, code, "old-password")).toBe(url);
+    await patchOnA(code, { password: "new-password" });
+    // Polled with the old password: right until the eviction, then one wrong guess, far from the guessing limit.
+    expect(await untilAnswerOf(b, code, "401 wrong password", 1000, "old-password")).toBeLessThanOrEqual(1000);
+    expect(await answerOf(b, code, "new-password")).toBe(url);
   });
 
   test("DELETE on A: the row is marked deleted and its code retired", async () => {
@@ -188,6 +286,14 @@ test("a link deleted by its owner (deleted_at set) answers 'link deleted' on eve
       details: null,
     });
   }
+});
+
+test("a disabled link whose reason alone changes (SQL by hand) answers the new reason on every instance that cached it", async () => {
+  const code = await shorten("https://disabled-reason.example");
+  await sql.query("UPDATE urls SET disabled_at = now(), disabled_reason = 'abuse' WHERE code = $1", [code]);
+  for (const app of [a, b]) expect(await untilAnswerOf(app, code, "404 link disabled for abuse", 1000)).toBeLessThanOrEqual(1000);
+  await sql.query("UPDATE urls SET disabled_reason = 'account' WHERE code = $1", [code]);
+  for (const app of [a, b]) expect(await untilAnswerOf(app, code, "404 link disabled", 1000)).toBeLessThanOrEqual(1000);
 });
 
 test("a click budget holds exactly across instances: 80 GETs at once over both, maxClicks 10, 10 redirect and 10 are stored", async () => {

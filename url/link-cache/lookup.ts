@@ -19,6 +19,19 @@ interface LinkRow {
   disabled_reason: DisabledReason | null;
 }
 
+/**
+ * The lookup's one query, $1 the code. A change of any column it reads must evict the code
+ * from every instance's cache, by the urls eviction trigger (url migrations 6, 8 and 11),
+ * or instances answer the old row: trigger-columns.test.ts asks PostgreSQL which columns
+ * these are and checks each. All but clicks, which the click flush sets alone, often: a
+ * budget is kept by the database (a budgeted click is counted by a conditional UPDATE),
+ * and a cached one is only ever found spent (LinkRules.exhausted).
+ */
+export const lookupQuery = `
+  SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
+    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
+  FROM urls WHERE code = $1`;
+
 /** A read of one code's row under way. */
 interface Read {
   readonly fill: Fill;
@@ -62,10 +75,7 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
   readsInProgress++;
   let link: CachedLink | undefined;
   try {
-    const row = await db.queryRow<LinkRow>`
-      SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
-        deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
-      FROM urls WHERE code = ${fill.code}`;
+    const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
     if (row) link = cachedLink(row.original_url, rulesOf(row));
   } finally {
     readsInProgress--;

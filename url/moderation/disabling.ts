@@ -9,8 +9,9 @@ import { db } from "../db";
 // and a disabled account. When a cause ends, the link is enabled only if no other holds,
 // else it keeps the other as its reason (migration 9's link_standing_disable).
 //
-// Every change sets disabled_at (to now, or null), which evicts the link from every
-// instance's cache at once (migration 8's trigger): a lookup answers the new status.
+// Every change sets disabled_at (to now, or null) and disabled_reason, which evicts the link
+// from every instance's cache at once (the trigger of migrations 8 and 11): a lookup answers
+// the new status.
 
 /**
  * Runs `work` in a transaction that holds the url database's moderation lock, and commits.

@@ -153,6 +153,7 @@ describe("the development dashboard", () => {
       "8_manage_links.up.sqlapplied",
       "9_moderation.up.sqlapplied",
       "10_click_analytics.up.sqlapplied",
+      "11_evict_on_disabled_reason.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
