@@ -97,9 +97,12 @@ test("lookups of a code being read join its read; a lookup of another code meanw
   let released = false;
   try {
     const first = lookup(a, 1);
-    // Lookups' reads of a row waiting for the lock (the lookup's query is the one that reads expires_ms).
+    // Reads of the table waiting for the lock: a SELECT waits for ACCESS SHARE (a write of
+    // clicks would wait for ROW EXCLUSIVE). Found by lock, not by query text: a statement the
+    // connection prepared before waits at its bind, where pg_stat_activity still shows the
+    // connection's previous statement.
     const waiting = async () =>
-      (await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%AS expires_ms%'")).rows[0]!.n;
+      (await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'urls'::regclass AND mode = 'AccessShareLock' AND NOT granted")).rows[0]!.n;
     while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20)); // until the test's timeout
     // The one read allowed is under way: b's lookup is refused at once, while a's stays locked.
     expect(await lookup(b, 2)).toBe(503);
