@@ -192,7 +192,7 @@ describe("the auth handler behind a proxy", () => {
       { name: "authorization", location: "header", wireName: "authorization", optional: true },
       { name: "apiKey", location: "header", wireName: "x-api-key", optional: true },
     ]);
-  });
+  }, 120_000); // a TypeScript program of the whole app: 5–20 s, longer on a busy machine
 
   test("a GET of a link with X-Forwarded-For and no Authorization answers 200 and counts its click", async () => {
     const { code } = (await call("POST", "/shorten", { body: { url: "https://proxied.example/click" } })).body as { code: string };

@@ -15,4 +15,4 @@ test("url/shortening/route-segments.ts lists the first segment of every fixed ro
   const paths = [...runtimeRoutes, ...meta.services.flatMap((s) => s.endpoints.map((e) => e.path))];
   const fixed = new Set(paths.map((p) => p.split("/")[1] ?? "").filter((s) => s !== "" && !/^[:*!]/.test(s)));
   expect([...routeFirstSegments].sort()).toEqual([...fixed].sort());
-});
+}, 120_000); // a TypeScript program of the whole app: 5–20 s, longer on a busy machine
