@@ -18,9 +18,13 @@ const direct = new Redis(redisUrl, { lazyConnect: true });
 const links: RedisLink[] = [];
 let prefix = "";
 
-/** A link to Redis, connected: as an instance's is by the time requests arrive. */
-async function link(url = redisUrl!): Promise<RedisLink> {
-  const created = await RedisLink.open({ url, keyPrefix: prefix });
+/**
+ * A link to Redis, connected: as an instance's is by the time requests arrive. The tests of
+ * sharing give a command 10 s, not the app's 500 ms: past its timeout a command is counted
+ * in memory by design, which on a busy machine would read as a count not shared.
+ */
+async function link(url = redisUrl!, commandTimeoutMs = 10_000): Promise<RedisLink> {
+  const created = await RedisLink.open({ url, keyPrefix: prefix }, { commandTimeoutMs });
   links.push(created);
   if (created.client.status !== "ready") await once(created.client, "ready");
   return created;
@@ -62,7 +66,7 @@ test("two instances share one address's link budget, and agree on the wait", asy
 test("the check that opens a link waits for it to connect, and is counted in Redis", async () => {
   newPrefix();
   // As the app's own link is opened: by the first check that needs it (limiter/redis.ts sharedRedis).
-  const opening = RedisLink.open({ url: redisUrl!, keyPrefix: prefix });
+  const opening = RedisLink.open({ url: redisUrl!, keyPrefix: prefix }, { commandTimeoutMs: 10_000 });
   const limits = new LinkLimits(config, opening);
   await limits.count(anonymous);
   links.push(await opening);
@@ -145,7 +149,7 @@ async function relay(): Promise<{ url: string; stop(): Promise<void>; start(): P
 test("Redis going away: counts go to memory at once; back again: the link reconnects by itself", async () => {
   newPrefix();
   const proxy = await relay();
-  const limits = new LinkLimits({ ...config, perAddress: 100 }, await link(proxy.url));
+  const limits = new LinkLimits({ ...config, perAddress: 100 }, await link(proxy.url, 500)); // the app's own timeout
   const key = `${prefix}links:address:203.0.113.1`;
   await limits.count(anonymous);
   const before = Number(await direct.get(key));
