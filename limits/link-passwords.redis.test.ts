@@ -17,7 +17,7 @@ const links: RedisLink[] = [];
 /**
  * A link to Redis, connected. A command gets 10 s, not the app's 500 ms: past its timeout a
  * command is counted in memory by design, which on a busy machine would read as a count not
- * shared (seen: the second instance let a right password through during the wait).
+ * shared.
  */
 async function link(): Promise<RedisLink> {
   const created = await RedisLink.open({ url: redisUrl!, keyPrefix: prefix }, { commandTimeoutMs: 10_000 });

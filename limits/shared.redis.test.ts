@@ -16,7 +16,8 @@ const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) throw new Error("REDIS_URL is not set: run with TEST_REDIS_URL (see vitest.config.ts)");
 const direct = new Redis(redisUrl, { lazyConnect: true });
 const links: RedisLink[] = [];
-let prefix = "";
+/** This test's key prefix; afterEach deletes what it matches, so it is never empty (an empty one matched every key in Redis, the other suites' too). */
+let prefix = `test:${randomUUID()}:`;
 
 /**
  * A link to Redis, connected: as an instance's is by the time requests arrive. The tests of
