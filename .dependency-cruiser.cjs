@@ -3,10 +3,10 @@
 // keep each side off the other's internals and keep every module graph acyclic.
 
 /** The app's services: folders with an encore.service.ts, each of which may be deployed on its own. */
-const serviceNames = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "web"];
+const serviceNames = ["url", "links", "urlb", "analytics", "auth", "users", "orders", "moderation", "web"];
 
 /** The app's shared code: folders with no encore.service.ts, loaded by every service that imports them. */
-const sharedNames = ["limits", "access", "passwords"];
+const sharedNames = ["limits", "access", "passwords", "link-rules", "pg-notify"];
 
 /** A service folder's name, as group 1 of a path pattern. */
 const services = `(${serviceNames.join("|")})`;

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { url } from "~encore/clients";
+import { links } from "~encore/clients";
 import { isoDay } from "./dates/utc-days";
 import { db } from "./db";
 import "./track"; // the track-analytics subscription under test
@@ -19,7 +19,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
 test("25 shortens leave exactly one row for today, holding 25 more", async () => {
   const day = isoDay(new Date());
   const before = (await rowsOf(day))[0]?.urls_created ?? 0;
-  await Promise.all(Array.from({ length: 25 }, (_, i) => url.shorten({ url: `https://track.example/${i}` })));
+  await Promise.all(Array.from({ length: 25 }, (_, i) => links.shorten({ url: `https://track.example/${i}` })));
   // Read as the table is meant to be read: the day's one row, no sum over rows.
   await until(async () => ((await rowsOf(day))[0]?.urls_created ?? 0) >= before + 25, "25 events counted");
   const rows = await rowsOf(day);

@@ -1,6 +1,6 @@
 import { currentRequest } from "encore.dev";
 import { Subscription } from "encore.dev/pubsub";
-import { urlShortened, type UrlShortened } from "../url/events";
+import { urlShortened, type UrlShortened } from "../links/events";
 import { countOnce } from "./counting/count-once";
 
 /**

@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { url, users } from "~encore/clients";
+import { links, users } from "~encore/clients";
 import { requireAdmin, type Admin } from "./audit/admin";
 import { record, type ActionResult } from "./audit/log";
 
@@ -44,6 +44,6 @@ export const enableAccount = api(
  */
 async function setDisabled(admin: Admin, id: string, disabled: boolean, reason: string | undefined): Promise<ActionResult> {
   const account = await users.setAccountDisabled({ id, disabled });
-  const { links } = await url.setAccountLinksDisabled({ userID: account.id, disabled });
-  return { action: await record(admin, disabled ? "disable_account" : "enable_account", account.id, reason), links };
+  const changed = await links.setAccountLinksDisabled({ userID: account.id, disabled });
+  return { action: await record(admin, disabled ? "disable_account" : "enable_account", account.id, reason), links: changed.links };
 }

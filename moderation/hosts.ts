@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { url } from "~encore/clients";
+import { links } from "~encore/clients";
 import { requireAdmin } from "./audit/admin";
 import { record, type ActionResult } from "./audit/log";
 
@@ -23,7 +23,7 @@ export const listBannedHosts = api(
   { expose: true, auth: true, method: "GET", path: "/admin/hosts" },
   async (): Promise<BannedHostsResponse> => {
     requireAdmin();
-    return url.bannedHostList();
+    return links.bannedHostList();
   },
 );
 
@@ -45,7 +45,7 @@ export const banHost = api(
   { expose: true, auth: true, method: "POST", path: "/admin/hosts" },
   async ({ host, reason }: BanHostRequest): Promise<ActionResult> => {
     const admin = requireAdmin();
-    const done = await url.banHost({ host, reason, bannedBy: admin.userID });
+    const done = await links.banHost({ host, reason, bannedBy: admin.userID });
     return { action: await record(admin, "ban_host", done.host, reason), links: done.links };
   },
 );
@@ -65,7 +65,7 @@ export const unbanHost = api(
   { expose: true, auth: true, method: "DELETE", path: "/admin/hosts/:host" },
   async ({ host, reason }: UnbanHostRequest): Promise<ActionResult> => {
     const admin = requireAdmin();
-    const done = await url.unbanHost({ host });
+    const done = await links.unbanHost({ host });
     return { action: await record(admin, "unban_host", done.host, reason), links: done.links };
   },
 );

@@ -1,6 +1,6 @@
 import { api } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { url } from "~encore/clients";
+import { links } from "~encore/clients";
 import { requireAdmin } from "./audit/admin";
 import { record, type ActionResult } from "./audit/log";
 
@@ -20,7 +20,7 @@ export const disableLink = api(
   { expose: true, auth: true, method: "POST", path: "/admin/links/:code/disable" },
   async ({ code, reason }: LinkActionRequest): Promise<ActionResult> => {
     const admin = requireAdmin();
-    const done = await url.disableLinkForAbuse({ code });
+    const done = await links.disableLinkForAbuse({ code });
     return { action: await record(admin, "disable_link", done.code, reason), links: done.links };
   },
 );
@@ -35,7 +35,7 @@ export const enableLink = api(
   { expose: true, auth: true, method: "POST", path: "/admin/links/:code/enable" },
   async ({ code, reason }: LinkActionRequest): Promise<ActionResult> => {
     const admin = requireAdmin();
-    const done = await url.enableLinkAfterAbuse({ code });
+    const done = await links.enableLinkAfterAbuse({ code });
     return { action: await record(admin, "enable_link", done.code, reason), links: done.links };
   },
 );

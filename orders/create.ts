@@ -28,7 +28,7 @@ export interface Order {
  * fails with 500 (the cause kept) and the order stays stored without its event; a
  * crash between the two does the same. A client retrying after that 500 places a
  * second order. Closing that gap takes an outbox written in the order's
- * transaction, as url/outbox/url-store.ts does for url-shortened (not done here).
+ * transaction, as links/outbox/url-store.ts does for url-shortened (not done here).
  */
 export const create = api(
   { expose: true, auth: true, method: "POST", path: "/orders" },

@@ -26,9 +26,9 @@ const notFiles = /^(encore\.gen\/|encore\.dev|node_modules)/;
 
 // Each walk of the app: its section's heading, and the file its request enters the app by.
 const walks = [
-  { heading: "## POST /shorten, end to end", entry: "url/shorten.ts" },
+  { heading: "## POST /shorten, end to end", entry: "links/shorten.ts" },
   { heading: "## GET /:code, end to end", entry: "url/redirect.ts" },
-  { heading: "## PATCH /links/:code, end to end", entry: "url/manage-link.ts" },
+  { heading: "## PATCH /links/:code, end to end", entry: "links/manage-link.ts" },
 ];
 
 /** Every token of the text that looks like a file (a known extension) or a folder (ends in "/"). */
@@ -93,7 +93,7 @@ describe("docs/architecture.md", () => {
   });
 
   test("names the runtime's and the event's steps too", () => {
-    for (const p of ["url/outbox/url-store.ts", "analytics/track.ts", "runtime/internal/server/pipeline/front-router.ts"]) {
+    for (const p of ["links/outbox/url-store.ts", "analytics/track.ts", "runtime/internal/server/pipeline/front-router.ts"]) {
       expect(paths).toContain(p);
     }
   });

@@ -2,7 +2,7 @@
 // in, shorten as that user, list the user's links; and every way a token is refused.
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { url } from "~encore/clients";
+import { links } from "~encore/clients";
 import { jwtKey } from "../auth/config";
 import { tokenAudience, tokenIssuer } from "../auth/jwt/tokens";
 import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
@@ -95,10 +95,10 @@ describe("shortening as a signed-in user", () => {
 
 describe("auth data across calls", () => {
   test("a service-to-service call carries the caller's auth data, and without any an auth: true endpoint refuses", async () => {
-    await expect(url.myUrls({})).rejects.toMatchObject({ code: "unauthenticated" });
+    await expect(links.myUrls({})).rejects.toMatchObject({ code: "unauthenticated" });
     const { email, userID, token } = await signedInUser();
     await call("POST", "/shorten", { token, body: { url: "https://via-client.example/x" } });
-    const mine = await url.myUrls({}, { authData: { userID, email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
+    const mine = await links.myUrls({}, { authData: { userID, email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
     expect(mine.urls.map((u) => u.originalUrl)).toEqual(["https://via-client.example/x"]);
   });
 

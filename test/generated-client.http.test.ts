@@ -61,13 +61,13 @@ async function typeCheck(source: string): Promise<{ ok: boolean; output: string 
 describe("the generated TypeScript client type-checks in a project of its own", () => {
   test("calls written the way Encore's client is called are accepted", async () => {
     const result = await typeCheck(`
-      import Client, { APIError, ErrCode, Local, isAPIError, type url } from "./client";
+      import Client, { APIError, ErrCode, Local, isAPIError, type links } from "./client";
       const client = new Client(Local, { auth: () => ({ authorization: "Bearer t" }) });
       export async function use(): Promise<string> {
-        const made: url.ShortenResponse = await client.url.shorten({ url: "https://example.com" });
+        const made: links.ShortenResponse = await client.links.shorten({ url: "https://example.com" });
         const stats = await client.url.stats(made.code, {});
         const created: string = stats.createdAt;
-        const page = await client.url.myUrls({ limit: 10 });
+        const page = await client.links.myUrls({ limit: 10 });
         const b = await client.urlb.get((await client.urlb.shorten({ url: "https://example.com" })).id);
         const res: Response = await client.url.resolve("GET", made.code);
         try { await client.with({ auth: undefined }).url.stats("nope00", {}); } catch (e) {
@@ -83,7 +83,7 @@ describe("the generated TypeScript client type-checks in a project of its own", 
   test("a call that does not match the API is a type error", async () => {
     const result = await typeCheck(`
       import Client, { Local } from "./client";
-      export const made = new Client(Local).url.shorten({ link: "https://example.com" });
+      export const made = new Client(Local).links.shorten({ link: "https://example.com" });
     `);
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/link/);
@@ -93,7 +93,7 @@ describe("the generated TypeScript client type-checks in a project of its own", 
 describe("the generated TypeScript client against the running app", () => {
   test("shortens, resolves through the raw endpoint, and reads the stats", async () => {
     const client = new ts.default(server.url);
-    const made = await client.url.shorten({ url: "https://example.com/client" });
+    const made = await client.links.shorten({ url: "https://example.com/client" });
     expect(made.shortUrl).toMatch(new RegExp(`/${made.code}$`));
     const resolved = await client.url.resolve("GET", made.code);
     expect(resolved.status).toBe(200);
@@ -114,11 +114,11 @@ describe("the generated TypeScript client against the running app", () => {
     await client.users.create({ email: "client@example.com", name: "Client", age: 30, password: "long enough pw" });
     const { token } = await client.auth.login({ email: "client@example.com", password: "long enough pw" });
     const signedIn = client.with({ auth: { authorization: `Bearer ${token}` } });
-    const first = await signedIn.url.shorten({ url: "https://example.com/mine-1" });
-    const second = await signedIn.url.shorten({ url: "https://example.com/mine-2" });
-    const page1 = await signedIn.url.myUrls({ limit: 1 });
+    const first = await signedIn.links.shorten({ url: "https://example.com/mine-1" });
+    const second = await signedIn.links.shorten({ url: "https://example.com/mine-2" });
+    const page1 = await signedIn.links.myUrls({ limit: 1 });
     expect(page1.urls.map((u) => u.code)).toEqual([second.code]);
-    const page2 = await signedIn.url.myUrls({ limit: 1, cursor: page1.nextCursor });
+    const page2 = await signedIn.links.myUrls({ limit: 1, cursor: page1.nextCursor });
     expect(page2.urls.map((u) => u.code)).toEqual([first.code]);
   });
 
@@ -128,27 +128,27 @@ describe("the generated TypeScript client against the running app", () => {
     const { token } = await client.auth.login({ email: "manager@example.com", password: "long enough pw" });
     const signedIn = client.with({ auth: { authorization: `Bearer ${token}` } });
     const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
-    const made = await signedIn.url.shorten({ url: "https://example.com/aliased", alias: "Client-Alias", expiresAt, maxClicks: 5, title: "Mine" });
+    const made = await signedIn.links.shorten({ url: "https://example.com/aliased", alias: "Client-Alias", expiresAt, maxClicks: 5, title: "Mine" });
     expect(made.code).toBe("Client-Alias");
-    const changed = await signedIn.url.updateLink(made.code, { url: "https://example.com/changed", maxClicks: null, title: null });
+    const changed = await signedIn.links.updateLink(made.code, { url: "https://example.com/changed", maxClicks: null, title: null });
     expect(changed).toMatchObject({ code: "Client-Alias", originalUrl: "https://example.com/changed", status: "active", hasPassword: false });
     expect(changed.maxClicks).toBeUndefined();
-    const bulk = await signedIn.url.bulkShorten({ items: [{ url: "https://example.com/bulk" }, { url: "ftp://example.com" }] });
+    const bulk = await signedIn.links.bulkShorten({ items: [{ url: "https://example.com/bulk" }, { url: "ftp://example.com" }] });
     expect(bulk.results[0]).toMatchObject({ shortUrl: expect.stringMatching(/\/[a-z0-9]{6}$/) });
     expect(bulk.results[1]).toMatchObject({ error: { code: "invalid_argument" } });
 
     // An API key is the credential of a script: it works on links as its scopes allow, and never manages keys.
     const key = await signedIn.users.createApiKey({ name: "script", scopes: ["links:read", "links:write"] });
     const scripted = client.with({ auth: { authorization: `Bearer ${key.key}` } });
-    const listed = await scripted.url.listLinks({ q: "client-alias" });
+    const listed = await scripted.links.listLinks({ q: "client-alias" });
     expect(listed.links.map((l) => l.code)).toEqual(["Client-Alias"]);
     expect(await scripted.url.myClicks({}).catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
     expect(await scripted.users.listApiKeys().catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
     expect((await signedIn.users.listApiKeys()).keys.map((k) => [k.name, k.scopes])).toEqual([["script", ["links:read", "links:write"]]]);
-    await scripted.url.deleteLink(made.code);
-    expect(await signedIn.url.getLink(made.code)).toMatchObject({ status: "deleted" });
+    await scripted.links.deleteLink(made.code);
+    expect(await signedIn.links.getLink(made.code)).toMatchObject({ status: "deleted" });
     await signedIn.users.revokeApiKey(key.id);
-    expect(await scripted.url.listLinks({}).catch((err: unknown) => err)).toMatchObject({ status: 401, code: ts.ErrCode.Unauthenticated });
+    expect(await scripted.links.listLinks({}).catch((err: unknown) => err)).toMatchObject({ status: 401, code: ts.ErrCode.Unauthenticated });
     // Moderation is in the client too, and refuses whoever is not an admin.
     expect(await signedIn.moderation.listBannedHosts().catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
   });
@@ -158,9 +158,9 @@ describe("the generated TypeScript client against the running app", () => {
     const missing = await client.url.stats("zzzzz9", {}).catch((err: unknown) => err);
     expect(ts.isAPIError(missing)).toBe(true);
     expect(missing).toMatchObject({ status: 404, code: ts.ErrCode.NotFound, message: "url not found" });
-    const invalid = await client.url.shorten({ url: "javascript:alert(1)" }).catch((err: unknown) => err);
+    const invalid = await client.links.shorten({ url: "javascript:alert(1)" }).catch((err: unknown) => err);
     expect(invalid).toMatchObject({ status: 400, code: ts.ErrCode.InvalidArgument });
-    const anonymous = await client.url.myUrls({}).catch((err: unknown) => err);
+    const anonymous = await client.links.myUrls({}).catch((err: unknown) => err);
     expect(anonymous).toMatchObject({ status: 401, code: ts.ErrCode.Unauthenticated });
   });
 });
@@ -168,7 +168,7 @@ describe("the generated TypeScript client against the running app", () => {
 describe("the other languages", () => {
   test("the JavaScript client makes the same calls without types", async () => {
     const client = new js.default(server.url);
-    const made = await client.url.shorten({ url: "https://example.com/js" });
+    const made = await client.links.shorten({ url: "https://example.com/js" });
     expect((await client.url.stats(made.code, {})).originalUrl).toBe("https://example.com/js");
     const missing = await client.urlb.get("nope0000").catch((err: unknown) => err);
     expect(js.isAPIError(missing) && missing.code).toBe(js.ErrCode.NotFound);

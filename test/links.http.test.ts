@@ -7,9 +7,9 @@ import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";
 import { evictionChannel } from "../url/link-cache/evictions.ts";
-import type { Subscriber } from "../url/notifications/listener.ts";
-import { urlNotifications } from "../url/notifications/instance.ts";
-import { storeUnderFreshCode } from "../url/shortening/fresh-code.ts";
+import type { Subscriber } from "../pg-notify/listener.ts";
+import { urlNotifications } from "../url/link-cache/notifications.ts";
+import { storeUnderFreshCode } from "../links/shortening/fresh-code.ts";
 import { passwords } from "../passwords/passwords.ts";
 
 vi.hoisted(() => {

@@ -51,27 +51,27 @@ test("METRICS_PORT serves the app's metrics to the token's bearer; the app's por
     const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
     expect(delta("e_requests_total", { service: "url", endpoint: "resolve", code: "ok", status_class: "2xx" })).toBe(5);
     expect(delta("e_request_duration_seconds", { service: "url", endpoint: "resolve", status_class: "2xx" })).toBe(5);
-    expect(delta("e_requests_total", { service: "url", endpoint: "shorten", code: "ok", status_class: "2xx" })).toBe(1);
+    expect(delta("e_requests_total", { service: "links", endpoint: "shorten", code: "ok", status_class: "2xx" })).toBe(1);
     expect(delta("e_requests_total", { service: "url", endpoint: "stats", code: "ok", status_class: "2xx" })).toBe(1);
     expect(delta("e_pubsub_published_total", { topic: "url-shortened" })).toBe(1);
     expect(delta("e_pubsub_deliveries_total", delivered)).toBe(1);
     expect(valueOf(after, "e_db_pool_max", { database: "url" })).toBeGreaterThan(0);
     expect(after.has("process_cpu_seconds_total")).toBe(true);
 
-    // The url service's own families: the outbox gauges, set by the sweep at start (nothing
-    // waits once delivered), and the clicks', set by the first write of clicks, within the
+    // The services' own families: the links service's outbox gauges, set by the sweep at start (nothing
+    // waits once delivered), and the url service's clicks', set by the first write of clicks, within the
     // 100 ms flush interval of the lookups (a delivery can come sooner).
     // The first flush may come before the last lookups' clicks: settled once none is pending.
     const settled = (s: Scrape) =>
-      hasSeries(s, "url_outbox_rows", { service: "url" }) && s.has("url_click_flushes") && valueOf(s, "url_clicks_pending", { service: "url" }) === 0;
+      hasSeries(s, "url_outbox_rows", { service: "links" }) && s.has("url_click_flushes") && valueOf(s, "url_clicks_pending", { service: "url" }) === 0;
     const sweepDeadline = Date.now() + 15_000;
     while (!settled(after) && Date.now() < sweepDeadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       after = await scrape();
     }
-    expect(hasSeries(after, "url_outbox_rows", { service: "url" })).toBe(true);
-    expect(valueOf(after, "url_outbox_rows", { service: "url" })).toBe(0);
-    expect(valueOf(after, "url_outbox_lag_seconds", { service: "url" })).toBe(0);
+    expect(hasSeries(after, "url_outbox_rows", { service: "links" })).toBe(true);
+    expect(valueOf(after, "url_outbox_rows", { service: "links" })).toBe(0);
+    expect(valueOf(after, "url_outbox_lag_seconds", { service: "links" })).toBe(0);
     // The five clicks were written (flush interval 100 ms), timed, and none is left pending.
     // No click before this test's lookups: these families appear with them.
     expect(before.has("url_click_flushes")).toBe(false);

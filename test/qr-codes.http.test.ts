@@ -9,10 +9,11 @@ import { config } from "../runtime/internal/config/mod.ts";
 import { apiCaller, signUpAndLogIn } from "./support/api-client.ts";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
 import { db } from "../url/db";
-import { qrCodes, qrObjectName } from "../url/qr-codes";
-import { plainLink } from "../url/outbox/url-store";
-import { storeUnderAlias } from "../url/shortening/alias-code";
-import { storeUnderFreshCode } from "../url/shortening/fresh-code";
+import { qrObjectName } from "../link-rules/qr-images";
+import { qrCodes } from "../links/qr-codes";
+import { plainLink } from "../links/outbox/url-store";
+import { storeUnderAlias } from "../links/shortening/alias-code";
+import { storeUnderFreshCode } from "../links/shortening/fresh-code";
 import { removeStaleUrls } from "../url/stale-urls/remove";
 import { LinkClient } from "./support/link-client";
 

@@ -126,7 +126,7 @@ describe("npm start", () => {
       const serviceName = resources[0]!.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue;
       expect(serviceName).toBe(path.basename(appRoot)); // the app's name: encore.app has no id
       const spans = resources.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)).filter((s) => s.traceId === traceId);
-      expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(["url.shorten"]));
+      expect(spans.map((s) => s.name)).toEqual(expect.arrayContaining(["links.shorten"]));
       const kinds = spans.map((s) => s.attributes.find((a) => a.key === "encore.span.kind")?.value.stringValue);
       expect(kinds).toEqual(expect.arrayContaining(["request", "handler", "sql"]));
     } finally {

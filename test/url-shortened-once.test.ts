@@ -9,8 +9,8 @@ import "../analytics/track.ts"; // the track-analytics subscription under test
 import { pubsubDatabaseName } from "../runtime/internal/pubsub/sql-schema.ts";
 import { openDatabase } from "../runtime/internal/sql/databases.ts";
 import { db as urlDb } from "../url/db.ts";
-import { urlShortened, type UrlShortened } from "../url/events.ts";
-import { eventIdOf, outboxRelay, type OutboxRow } from "../url/outbox/relay.ts";
+import { urlShortened, type UrlShortened } from "../links/events.ts";
+import { eventIdOf, outboxRelay, type OutboxRow } from "../links/outbox/relay.ts";
 
 // A second subscriber of the topic, to see every message published.
 const published: UrlShortened[] = [];

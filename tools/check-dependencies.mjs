@@ -8,13 +8,6 @@ import { format } from "dependency-cruiser";
 import { text } from "node:stream/consumers";
 
 /**
- * Folders whose subfolders may still import each other both ways. url/'s seven pairs
- * (click-analytics, click-counting, link-answers, link-cache, links, moderation,
- * notifications) go when url/ is split into services of its own, a change under way.
- */
-const exempt = ["url"];
-
-/**
  * Not counted: a test sits beside what it tests and may drive a neighbour to do so, and no
  * module imports a test, so its imports add no layer to the code.
  */
@@ -45,7 +38,7 @@ function folderImports(modules) {
     for (const dependency of module.dependencies) {
       if (!dependency.dependencyTypes.includes("local")) continue;
       const pair = siblings(module.source, dependency.resolved);
-      if (!pair || exempt.includes(pair.parent)) continue;
+      if (!pair) continue;
       const key = `${pair.from} → ${pair.to}`;
       if (!found.has(key)) found.set(key, []);
       found.get(key).push(`${module.source} → ${dependency.resolved}`);

@@ -3,11 +3,10 @@ import { getAuthData } from "~encore/auth";
 import { addressKey } from "../limits/address";
 import { analyticsReads } from "../limits/analytics-reads";
 import { db } from "./db";
-import { linkRow } from "./links/link-reads";
-import { readableAnalytics } from "./link-analytics/access";
+import { accessRow, readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
 import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
-import { isWellFormedCode } from "./shortening/codes";
+import { isWellFormedCode } from "../link-rules/codes";
 import { requireScope } from "../access/scopes";
 
 // Click analytics: when a link's clicks came, from where, on what, and which were bots'
@@ -67,7 +66,7 @@ export const linkAnalytics = api(
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
-    await readableAnalytics(await linkRow(code), { userID: getAuthData()?.userID, password, forwardedFor });
+    await readableAnalytics(await accessRow(code), { userID: getAuthData()?.userID, password, forwardedFor });
     return { code, ...answerOf(range), ...(await clickAnalytics([code], range)) };
   },
 );

@@ -1,7 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
-import { reportable } from "./links/reportable";
+import { reportable } from "./reportable";
 
 export interface DayClicksRequest {
   /** A UTC day, YYYY-MM-DD. */

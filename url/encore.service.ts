@@ -1,7 +1,8 @@
 import { Service } from "encore.dev/service";
 import { startUrlService } from "./startup/start";
 
-// Short links: 6-character codes, their redirects, click counting and stats.
+// Short links answered: redirects, the password form, click counting, stats and click
+// analytics, and the cleanup of stale links. The links service makes and manages them.
 export default new Service("url");
 
 // Encore.ts has no start-up hook: a service's own files run once when it starts, and

@@ -4,11 +4,11 @@ import { urlCache, type CachedLink } from "./link-cache/cache";
 import { clickCounter } from "./click-counting/instance";
 import { describeClick } from "./click-analytics/describe";
 import { urlConfig } from "./config/url-config";
-import { isWellFormedCode } from "./shortening/codes";
+import { isWellFormedCode } from "../link-rules/codes";
 import { linkOf } from "./link-cache/lookup";
 import { answerGuarded } from "./link-answers/guarded";
 import { codeOf, sendJson, sendLink } from "./link-answers/http";
-import { notFound } from "./link-answers/unavailable";
+import { notFound } from "./answer-pages/unavailable";
 
 /**
  * GET /:code resolves a short code and counts the click.

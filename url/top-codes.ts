@@ -2,7 +2,7 @@ import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { clickCounter } from "./click-counting/instance";
 import { db } from "./db";
-import { reportable, reportableAndLive } from "./links/reportable";
+import { reportable, reportableAndLive } from "./reportable";
 
 export interface TopCodesRequest {
   /** How many codes to return: a whole number from 1 to 100. */

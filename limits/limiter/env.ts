@@ -36,6 +36,15 @@ export function wholeNumberSetting(env: Env, name: string, fallback: number, min
   return value;
 }
 
+/** A switch from `name`: on or off. */
+export function onOffSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new Error(`invalid configuration: ${name} must be on or off, got "${env[name]}"`);
+}
+
 export interface RedisSettings {
   /** The Redis server that shares counts between instances. */
   readonly url: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { clickKey } from "../click-counting/batches";
+import { clickKey } from "./click-keys";
 import { db } from "../db";
 import { encodeDetails, hourOf, type ClickDetails } from "./dimensions";
 import { addClickAnalytics, rowsPerHour, valuesPerHour } from "./store";

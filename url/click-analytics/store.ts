@@ -1,5 +1,5 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
-import { clickKey } from "../click-counting/batches";
+import { clickKey } from "./click-keys";
 import { db } from "../db";
 import { hourOf } from "./dimensions";
 import { hourlyRows } from "./rows";

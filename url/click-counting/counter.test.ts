@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { db } from "../db";
-import { shorten } from "../shorten";
+import { links } from "~encore/clients";
 import { CommitUnknown, type ClickWriter } from "./batches";
 import { ClickCounter, type Keeper } from "./counter";
 import { clickWriter } from "./store";
@@ -30,7 +30,7 @@ function failing(fail: () => boolean, err = () => new Error("connect ECONNREFUSE
 
 describe("ClickCounter", () => {
   test("batches clicks into one write per interval", async () => {
-    const { code } = await shorten({ url: "https://batch.example" });
+    const { code } = await links.shorten({ url: "https://batch.example" });
     const write = failing(() => false);
     const counter = new ClickCounter(write, 50);
     for (let i = 0; i < 100; i++) counter.record(code);
@@ -41,7 +41,7 @@ describe("ClickCounter", () => {
   });
 
   test("a failed write keeps its counts and a later write stores them all", async () => {
-    const { code } = await shorten({ url: "https://retry.example" });
+    const { code } = await links.shorten({ url: "https://retry.example" });
     let failNext = true;
     const counter = new ClickCounter(
       failing(() => {
@@ -62,7 +62,7 @@ describe("ClickCounter", () => {
   });
 
   test("hasPending tells which codes have clicks not yet written, failed writes included", async () => {
-    const { code } = await shorten({ url: "https://pending.example" });
+    const { code } = await links.shorten({ url: "https://pending.example" });
     let fail = true;
     const counter = new ClickCounter(
       failing(() => fail),
@@ -81,7 +81,7 @@ describe("ClickCounter", () => {
   });
 
   test("while writes fail it tries again by itself, about every 100 ms, and stores every click once they work", async () => {
-    const { code } = await shorten({ url: "https://outage.example" });
+    const { code } = await links.shorten({ url: "https://outage.example" });
     let down = true;
     const write = failing(() => down);
     const counter = new ClickCounter(write, 20);
@@ -97,14 +97,14 @@ describe("ClickCounter", () => {
   });
 
   test("interval 0 writes each click before record's promise resolves", async () => {
-    const { code } = await shorten({ url: "https://sync.example" });
+    const { code } = await links.shorten({ url: "https://sync.example" });
     const counter = new ClickCounter(newWriter(), 0);
     await counter.record(code);
     expect(await storedClicks(code)).toBe(1);
   });
 
   test("stop writes everything counted, then writes each further click at once", async () => {
-    const { code } = await shorten({ url: "https://stop.example" });
+    const { code } = await links.shorten({ url: "https://stop.example" });
     const counter = new ClickCounter(newWriter(), 60_000);
     counter.record(code);
     counter.record(code);
@@ -117,7 +117,7 @@ describe("ClickCounter", () => {
 
 describe("exactly once", () => {
   test("a commit whose answer was lost after it stored the batch: the next write does not store it again", async () => {
-    const { code } = await shorten({ url: "https://lost-answer.example" });
+    const { code } = await links.shorten({ url: "https://lost-answer.example" });
     const write = newWriter();
     let loseAnswer = true;
     const counter = new ClickCounter(async (...args) => {
@@ -137,7 +137,7 @@ describe("exactly once", () => {
   });
 
   test("a commit whose answer was lost before it stored anything: the next write stores the batch", async () => {
-    const { code } = await shorten({ url: "https://lost-commit.example" });
+    const { code } = await links.shorten({ url: "https://lost-commit.example" });
     let loseCommit = true;
     const counter = new ClickCounter(
       failing(
@@ -159,7 +159,7 @@ describe("exactly once", () => {
   });
 
   test("stats wait for a commit in doubt to be settled, and then count it once", async () => {
-    const { code } = await shorten({ url: "https://doubt-read.example" });
+    const { code } = await links.shorten({ url: "https://doubt-read.example" });
     const write = newWriter();
     let loseAnswer = true;
     const counter = new ClickCounter(async (...args) => {
@@ -175,7 +175,7 @@ describe("exactly once", () => {
   });
 
   test("a write blocked by a locked row gives up on the server, stores nothing, and is stored once later", async () => {
-    const { code } = await shorten({ url: "https://locked-row.example" });
+    const { code } = await links.shorten({ url: "https://locked-row.example" });
     const counter = new ClickCounter(clickWriter(randomUUID(), 400), 60_000); // lock_timeout 200 ms
     await using locker = await db.begin();
     await locker.exec`SELECT 1 FROM urls WHERE code = ${code} FOR UPDATE`;
@@ -219,7 +219,7 @@ class MemoryJournal implements Keeper {
 
 describe("what the counter keeps in its journal", () => {
   test("a rewrite while a write runs, and that write failing after it: each click in the journal once", async () => {
-    const { code } = await shorten({ url: "https://keeper.example/rewrite" });
+    const { code } = await links.shorten({ url: "https://keeper.example/rewrite" });
     const journal = new MemoryJournal();
     let release!: () => void;
     const stuck = new Promise<void>((resolve) => (release = resolve));

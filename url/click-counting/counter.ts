@@ -1,5 +1,6 @@
 import log from "encore.dev/log";
-import { addCounts, clicksPerCode, codeOfKey, CommitUnknown, internedClickKey, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { codeOfKey, internedClickKey } from "../click-analytics/click-keys";
+import { addCounts, clicksPerCode, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { db } from "../db";
-import { shorten } from "../shorten";
+import { links } from "~encore/clients";
 import { encodeDetails, hourOf } from "../click-analytics/dimensions";
 import { CommitUnknown, type ClickWriter } from "./batches";
 import { ClickCounter } from "./counter";
@@ -45,7 +45,7 @@ const replay = () => replayJournals({ dir, ownPath: path.join(dir, "none"), writ
 
 describe("the click journal", () => {
   test("while writes fail, unwritten clicks are on disk; once stored, the journal is gone", async () => {
-    const { code } = await shorten({ url: "https://journal.example/outage" });
+    const { code } = await links.shorten({ url: "https://journal.example/outage" });
     let down = true;
     const { counter, journal, writer } = await processCounter(() => down);
     for (let i = 0; i < 3; i++) counter.record(code);
@@ -63,7 +63,7 @@ describe("the click journal", () => {
   });
 
   test("a process that died during an outage: the next start stores its journal's clicks, once", async () => {
-    const { code } = await shorten({ url: "https://journal.example/died" });
+    const { code } = await links.shorten({ url: "https://journal.example/died" });
     const { counter, journal } = await processCounter(() => true);
     for (let i = 0; i < 4; i++) counter.record(code);
     await counter.flush(); // a failed try, and the clicks on disk
@@ -82,7 +82,7 @@ describe("the click journal", () => {
   });
 
   test("a journal keeps each click's details: the replay stores its analytics with it, once; clicks without details count as unknown", async () => {
-    const { code } = await shorten({ url: "https://journal.example/details" });
+    const { code } = await links.shorten({ url: "https://journal.example/details" });
     const { counter, journal } = await processCounter(() => true);
     const hour = hourOf(Date.now()) - 3; // answered hours ago, replayed now: counted in its own hour
     const chrome = { hour, bot: false, referrer: "t.co", country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
@@ -107,7 +107,7 @@ describe("the click journal", () => {
   });
 
   test("a batch whose commit went unanswered but was stored is not stored again by the replay", async () => {
-    const { code } = await shorten({ url: "https://journal.example/doubt" });
+    const { code } = await links.shorten({ url: "https://journal.example/doubt" });
     const writer = randomUUID();
     await registerWriter(writer);
     const journal = new ClickJournal(dir, writer);
@@ -137,7 +137,7 @@ describe("the click journal", () => {
   });
 
   test("a stop past its deadline leaves the clicks in the journal instead of losing them", async () => {
-    const { code } = await shorten({ url: "https://journal.example/deadline" });
+    const { code } = await links.shorten({ url: "https://journal.example/deadline" });
     const { counter, journal } = await processCounter(() => true);
     for (let i = 0; i < 6; i++) counter.record(code);
     await counter.stop(300);
@@ -150,7 +150,7 @@ describe("the click journal", () => {
   });
 
   test("a write still running at the stop deadline: its batch is in the journal once, whatever the write's end", async () => {
-    const { code } = await shorten({ url: "https://journal.example/stuck" });
+    const { code } = await links.shorten({ url: "https://journal.example/stuck" });
     const writer = randomUUID();
     await registerWriter(writer);
     const journal = new ClickJournal(dir, writer);
@@ -177,7 +177,7 @@ describe("the click journal", () => {
   });
 
   test("a journal whose process still runs is left alone, and so is one of a writer this database does not know", async () => {
-    const { code } = await shorten({ url: "https://journal.example/alive" });
+    const { code } = await links.shorten({ url: "https://journal.example/alive" });
     const alive = path.join(dir, `clicks-${randomUUID()}.journal`);
     // The parent of this process (the test runner) is alive.
     writeFileSync(alive, `${JSON.stringify({ clickJournal: 1, writer: randomUUID(), owner: { pid: process.ppid } })}\n${JSON.stringify({ seq: 1, clicks: { [code]: 9 } })}\n`);
@@ -190,7 +190,7 @@ describe("the click journal", () => {
   });
 
   test("a record cut short by a crash is ignored; the complete ones are stored", async () => {
-    const { code } = await shorten({ url: "https://journal.example/torn" });
+    const { code } = await links.shorten({ url: "https://journal.example/torn" });
     const writer = randomUUID();
     await registerWriter(writer);
     const file = path.join(dir, `clicks-${writer}.journal`);
@@ -202,19 +202,19 @@ describe("the click journal", () => {
   });
 
   test("rewriting the journal keeps exactly what is unwritten", async () => {
-    const links = await Promise.all(Array.from({ length: 50 }, (_, i) => shorten({ url: `https://journal.example/rewrite/${i}` })));
+    const made = await Promise.all(Array.from({ length: 50 }, (_, i) => links.shorten({ url: `https://journal.example/rewrite/${i}` })));
     const writer = randomUUID();
     await registerWriter(writer);
     const journal = new ClickJournal(dir, writer, 4096); // rewritten past 4 KiB of appends
     const counter = new ClickCounter(async () => Promise.reject(new Error("connect ECONNREFUSED")), 60_000, journal);
     for (let round = 0; round < 20; round++) {
-      for (const { code } of links) counter.record(code);
+      for (const { code } of made) counter.record(code);
       await counter.flush();
     }
     // 20 rounds of 50 codes: far more than 4 KiB appended, so rewritten along the way.
     expect(readFileSync(journal.path, "utf8").length).toBeLessThan(20 * 50 * 12);
     await counter.stop(0);
     expect(await replay()).toBe(1000);
-    for (const { code } of links) expect(await storedClicks(code)).toBe(20);
+    for (const { code } of made) expect(await storedClicks(code)).toBe(20);
   });
 });

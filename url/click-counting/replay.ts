@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import log from "encore.dev/log";
-import { codeOfKey } from "./batches";
+import { codeOfKey } from "../click-analytics/click-keys";
 import { journalsIn, readJournal, type JournalFile } from "./journal";
 import { isRunning } from "./owner";
 import { replayBatches } from "./store";

@@ -3,15 +3,13 @@ import { describe, expect, test } from "vitest";
 import { parseUrlConfig } from "./url-config";
 
 describe("url service configuration", () => {
-  test("defaults: a 100,000-entry cache, 128 reads of uncached links at once, clicks written every 100 ms with a 5 s limit, the journal under .data, no QR codes", () => {
+  test("defaults: a 100,000-entry cache, 128 reads of uncached links at once, clicks written every 100 ms with a 5 s limit, the journal under .data", () => {
     expect(parseUrlConfig({})).toEqual({
       cacheSize: 100_000,
       lookupReadsAtOnce: 128,
       clickFlushIntervalMs: 100,
       clickWriteTimeoutMs: 5000,
       clickJournalDir: path.resolve(".data/click-journal"),
-      qrCodes: false,
-      requireLoginToShorten: false,
       trustProxy: false,
     });
   });
@@ -19,11 +17,6 @@ describe("url service configuration", () => {
   test("the click journal lives under DATA_DIR when that is set, or where CLICK_JOURNAL_DIR says", () => {
     expect(parseUrlConfig({ DATA_DIR: "/srv/app-data" }).clickJournalDir).toBe("/srv/app-data/click-journal");
     expect(parseUrlConfig({ DATA_DIR: "/srv/app-data", CLICK_JOURNAL_DIR: "journal" }).clickJournalDir).toBe(path.resolve("journal"));
-  });
-
-  test("QR_CODES=on turns the QR-code extension on", () => {
-    expect(parseUrlConfig({ QR_CODES: "on" }).qrCodes).toBe(true);
-    expect(parseUrlConfig({ QR_CODES: "Off" }).qrCodes).toBe(false);
   });
 
   test("TRUST_PROXY is read as the runtime reads it", () => {
@@ -53,8 +46,6 @@ describe("url service configuration", () => {
     ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
     ["CLICK_FLUSH_INTERVAL_MS", "2147483648"],
     ["CLICK_WRITE_TIMEOUT_MS", "50"],
-    ["QR_CODES", "yes please"],
-    ["REQUIRE_LOGIN_TO_SHORTEN", "1"],
   ])("a bad %s (%s) is an error naming it", (name, value) => {
     expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
   });

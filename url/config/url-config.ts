@@ -1,6 +1,6 @@
 // The url service's tunables, read from the environment once, validated and frozen.
 import path from "node:path";
-import { wholeNumberSetting } from "../../limits/limiter/env";
+import { onOffSetting, wholeNumberSetting } from "../../limits/limiter/env";
 
 export interface UrlConfig {
   /** How many code → URL entries each instance keeps in memory. */
@@ -19,10 +19,6 @@ export interface UrlConfig {
   readonly clickWriteTimeoutMs: number;
   /** Where clicks that cannot be written wait on disk (an absolute path). */
   readonly clickJournalDir: string;
-  /** The QR-code extension: each shorten stores a PNG of its short link and answers with its URL. */
-  readonly qrCodes: boolean;
-  /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
-  readonly requireLoginToShorten: boolean;
   /**
    * TRUST_PROXY, as the runtime reads it: the raw endpoints that limit by client address
    * (a password link's attempts) find the address themselves, by the rule the runtime
@@ -40,24 +36,12 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
     // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
     // uses it), else .data under the working directory.
     clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
-    // Off unless asked for: QR codes are an optional extension, with a bucket to run.
-    qrCodes: onOff(env, "QR_CODES", false),
-    // Off: anonymous shortens are allowed unless an operator asks for sign-in.
-    requireLoginToShorten: onOff(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
-    trustProxy: onOff(env, "TRUST_PROXY", false),
+    trustProxy: onOffSetting(env, "TRUST_PROXY", false),
   });
 }
 
 // Node runs a timer with a longer delay after 1 ms instead, which would turn a
 // "rarely" into "constantly".
 const longestTimerMs = 2 ** 31 - 1;
-
-function onOff(env: Readonly<Record<string, string | undefined>>, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (!raw) return fallback;
-  if (raw === "on") return true;
-  if (raw === "off") return false;
-  throw new Error(`invalid configuration: ${name} must be on or off, got "${env[name]}"`);
-}
 
 export const urlConfig: UrlConfig = parseUrlConfig(process.env);

@@ -1,6 +1,6 @@
 import { LinkPasswordLimits } from "../../limits/link-passwords";
 import { passwords } from "../../passwords/passwords";
-import { maxPasswordLength } from "../links/options";
+import { maxPasswordLength } from "../../link-rules/passwords";
 
 /** Limits on guessing, per client address and code (limits/link-passwords.ts). */
 const limits = new LinkPasswordLimits();

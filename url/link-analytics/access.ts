@@ -1,6 +1,21 @@
 import { APIError } from "encore.dev/api";
 import { passwordHashOf, requireLinkPassword, type LinkCaller } from "../link-access/password-links";
-import type { LinkRow } from "../links/link-rows";
+import { db } from "../db";
+
+/** What decides who may read a link's analytics. */
+export interface AccessRow {
+  code: string;
+  created_by: string | null;
+  has_password: boolean;
+  deleted_at: Date | null;
+  disabled_at: Date | null;
+}
+
+/** The link's row as access to its analytics needs it, or null when no link has the code. */
+export function accessRow(code: string): Promise<AccessRow | null> {
+  return db.queryRow<AccessRow>`
+    SELECT code, created_by, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at FROM urls WHERE code = ${code}`;
+}
 
 /**
  * Who may read a link's analytics: an anonymous link's are public, as its stats are, but a
@@ -9,11 +24,11 @@ import type { LinkRow } from "../links/link-rows";
  * another account), whatever password is given. A deleted or disabled link is 404 to
  * everyone but its owner, as for stats.
  */
-export async function readableAnalytics(row: LinkRow | null, caller: LinkCaller): Promise<LinkRow> {
+export async function readableAnalytics(row: AccessRow | null, caller: LinkCaller): Promise<AccessRow> {
   if (row === null) throw APIError.notFound("url not found");
   if (row.created_by === null) {
     if (row.deleted_at !== null || row.disabled_at !== null) throw APIError.notFound("url not found");
-    // The hash is read only here: link reads leave it in SQL (links/link-rows.ts).
+    // The hash is read only when needed, by the password check.
     if (row.has_password) await requireLinkPassword(row.code, { createdBy: null, passwordHash: await passwordHashOf(row.code) }, caller);
     return row;
   }

@@ -1,6 +1,7 @@
 import { breakdownDimensions, type BreakdownDimension } from "../click-analytics/dimensions";
-import { boundedRead, type AnalyticsReader } from "./bounded-read";
+import { boundedRead, type AnalyticsReader } from "../../limits/bounded-read";
 import type { AnalyticsRange } from "./range";
+import { db } from "../db";
 
 export interface ClickCounts {
   humans: number;
@@ -37,13 +38,13 @@ const topValues = 10;
 
 /**
  * The analytics of the links `codes` over `range`: the series and every breakdown, in
- * two statements of one bounded read (bounded-read.ts). Hourly rows count when their hour starts inside
+ * two statements of one bounded read (limits/bounded-read.ts). Hourly rows count when their hour starts inside
  * the range (from rounded down to its hour); daily rows, older than the hourly
  * retention, when their UTC day does (from rounded down to its UTC day), and in a
  * day series they fall in the local day holding their UTC noon.
  */
 export async function clickAnalytics(codes: readonly string[], range: AnalyticsRange): Promise<ClickAnalytics> {
-  const [series, breakdowns] = await boundedRead(async (tx) => [await seriesOf(tx, codes, range), await breakdownsOf(tx, codes, range)] as const);
+  const [series, breakdowns] = await boundedRead(db, async (tx) => [await seriesOf(tx, codes, range), await breakdownsOf(tx, codes, range)] as const);
   const totals = { all: 0, humans: 0, bots: 0 };
   for (const p of series) {
     totals.humans += p.humans;

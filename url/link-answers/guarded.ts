@@ -3,13 +3,14 @@ import { addBudgetedClick } from "../click-analytics/store";
 import { describeClick } from "../click-analytics/describe";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
-import type { CachedLink, LinkRules, Unavailable } from "../link-cache/cache";
+import type { Unavailable } from "../answer-pages/unavailable";
+import type { CachedLink, LinkRules } from "../link-cache/cache";
 import { linkPasswordIsRight } from "../link-access/password-checks";
 import { needsPasswordMessage, passwordOfHeader, wrongPasswordMessage } from "../link-access/password-links";
-import { clientAddressKey } from "./client-address";
+import { clientAddressKey } from "../../limits/client-address";
 import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
-import { passwordPage } from "./pages";
-import { exhaustedAnswer as exhausted, unavailableAnswer } from "./unavailable";
+import { passwordPage } from "../answer-pages/pages";
+import { exhaustedAnswer as exhausted, unavailableAnswer } from "../answer-pages/unavailable";
 
 // How GET /:code answers a link that is not plain (link-cache/cache.ts LinkRules): one
 // that stopped redirecting, has an end date, a click budget or a password.

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Negotiator from "negotiator";
-import type { CachedLink, Unavailable } from "../link-cache/cache";
-import { pageHeaders } from "./pages";
+import type { Unavailable } from "../answer-pages/unavailable";
+import type { CachedLink } from "../link-cache/cache";
+import { pageHeaders } from "../answer-pages/pages";
 
 // What GET /:code and POST /:code share of reading a request and writing an answer.
 

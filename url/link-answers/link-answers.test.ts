@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
-import { clientAddressKey } from "./client-address";
+import { clientAddressKey } from "../../limits/client-address";
 import { readForm } from "./form";
-import { escapeHtml, pageHeaders, passwordPage } from "./pages";
-import { notFound, unavailableAnswer } from "./unavailable";
+import { escapeHtml, pageHeaders, passwordPage } from "../answer-pages/pages";
+import { notFound, unavailableAnswer } from "../answer-pages/unavailable";
 
 describe("pages", () => {
   test("the one inline style of every page is allowed by its hash, and nothing runs", () => {

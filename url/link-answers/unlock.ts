@@ -1,13 +1,13 @@
 import { APIError, ErrCode } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Unavailable } from "../link-cache/cache";
+import type { Unavailable } from "../answer-pages/unavailable";
 import { linkOf } from "../link-cache/lookup";
-import { isWellFormedCode } from "../shortening/codes";
+import { isWellFormedCode } from "../../link-rules/codes";
 import { countClick, passwordIsRight, sendNeedsPassword, unavailableNow } from "./guarded";
 import { maxFormBytes, readForm } from "./form";
 import { codeOf, prefersHtml, sendPage, sendUnavailable } from "./http";
-import { escapeHtml, page } from "./pages";
-import { exhaustedAnswer, notFound } from "./unavailable";
+import { escapeHtml, page } from "../answer-pages/pages";
+import { exhaustedAnswer, notFound } from "../answer-pages/unavailable";
 
 /**
  * POST /:code with the password form (`password=...`) of a password link's page: right,

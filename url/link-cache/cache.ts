@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import type { Unavailable } from "../answer-pages/unavailable";
 import { urlConfig } from "../config/url-config";
 
 /** What a lookup answers with, built once per code rather than once per request. */
@@ -13,15 +14,6 @@ export interface CachedLink {
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
-}
-
-/** A prepared answer of a link that no longer redirects: 404 with its message, as JSON and as a page. */
-export interface Unavailable {
-  readonly message: string;
-  readonly body: string;
-  readonly bodyBytes: number;
-  readonly page: string;
-  readonly pageBytes: number;
 }
 
 /** The checks of a link that is not plain, from its row. */

@@ -6,7 +6,7 @@ import { evictionChannel } from "./evictions";
 import { clickWriter } from "../click-counting/store";
 import { db } from "../db";
 import { linkOf } from "./lookup";
-import { urlNotifications } from "../notifications/instance";
+import { urlNotifications } from "./notifications";
 
 async function insertUrl(code: string): Promise<void> {
   await db.exec`INSERT INTO urls (code, original_url) VALUES (${code}, ${`https://${code}.example`})`;

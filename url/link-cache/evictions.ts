@@ -1,5 +1,5 @@
 import type { LinkCache } from "./cache";
-import type { Subscriber } from "../notifications/listener";
+import type { Subscriber } from "../../pg-notify/listener";
 
 /** The channel migration 6's trigger sends codes on; an empty payload means every code. */
 export const evictionChannel = "url_cache_evict";

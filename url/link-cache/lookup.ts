@@ -3,9 +3,9 @@ import { cachedLink, urlCache, type CachedLink, type Fill, type LinkRules } from
 import { db } from "../db";
 import { urlConfig } from "../config/url-config";
 import { lookupsShed } from "../metrics";
-import { urlNotifications } from "../notifications/instance";
-import { unavailableAnswer } from "../link-answers/unavailable";
-import type { DisabledReason } from "../links/status";
+import { urlNotifications } from "./notifications";
+import { unavailableAnswer } from "../answer-pages/unavailable";
+import type { DisabledReason } from "../../link-rules/status";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { ClickCounter } from "../click-counting/counter";
 import { clickWriter } from "../click-counting/store";
 import { db } from "../db";
-import { shorten } from "../shorten";
+import { links } from "~encore/clients";
 import { StatsReader } from "./reader";
 
 /** A writer of its own, as another process would have. */
@@ -24,7 +24,7 @@ function gate(): { promise: Promise<void>; open: () => void; fail: (err: Error) 
 
 describe("exact stats without a lock", () => {
   test("under concurrent clicks, flushes and reads, each read is between the clicks answered before it and by its end", async () => {
-    const { code } = await shorten({ url: "https://exact.example" });
+    const { code } = await links.shorten({ url: "https://exact.example" });
     const counter = new ClickCounter(newWriter(), 3); // flushes all the time
     const reader = new StatsReader(counter);
     let answered = 0;
@@ -64,7 +64,7 @@ describe("exact stats without a lock", () => {
   }, 30_000);
 
   test("a flush that starts during a read's SELECT and fails: the read retries and counts the put-back clicks once", async () => {
-    const { code } = await shorten({ url: "https://fail-mid-read.example" });
+    const { code } = await links.shorten({ url: "https://fail-mid-read.example" });
     let failNext = false;
     const write = newWriter();
     const counter = new ClickCounter(async (counts, seq, doubtful) => {
@@ -97,7 +97,7 @@ describe("exact stats without a lock", () => {
   });
 
   test("a read arriving during a flush waits for it, and one that cannot get a quiet moment answers 503", async () => {
-    const { code } = await shorten({ url: "https://flush-wait.example" });
+    const { code } = await links.shorten({ url: "https://flush-wait.example" });
     const held = gate();
     const write = newWriter();
     const counter = new ClickCounter(async (counts, seq, doubtful) => {
@@ -127,7 +127,7 @@ describe("exact stats without a lock", () => {
   });
 
   test("a slow read does not hold click writes up", async () => {
-    const { code } = await shorten({ url: "https://slow-read.example" });
+    const { code } = await links.shorten({ url: "https://slow-read.example" });
     const counter = new ClickCounter(newWriter(), 60_000);
     counter.record(code);
     let readDone = false;
@@ -145,15 +145,15 @@ describe("exact stats without a lock", () => {
   });
 
   test("concurrent reads share one SELECT per batch, and a full queue answers 503 at once", async () => {
-    const links = await Promise.all(Array.from({ length: 4 }, (_, i) => shorten({ url: `https://queue.example/${i}` })));
+    const made = await Promise.all(Array.from({ length: 4 }, (_, i) => links.shorten({ url: `https://queue.example/${i}` })));
     const counter = new ClickCounter(newWriter(), 60_000);
-    counter.record(links[1]!.code);
+    counter.record(made[1]!.code);
     const reader = new StatsReader(counter, 3);
     // The first read's SELECT starts on the next microtask, with every read of the tick it
     // came in; once it is running, three wait for the next and the rest are refused.
-    const first = reader.read(links[0]!.code);
+    const first = reader.read(made[0]!.code);
     await Promise.resolve();
-    const reads = [first, ...Array.from({ length: 9 }, (_, i) => reader.read(links[(i + 1) % 4]!.code))];
+    const reads = [first, ...Array.from({ length: 9 }, (_, i) => reader.read(made[(i + 1) % 4]!.code))];
     const outcomes = await Promise.allSettled(reads);
     const refused = outcomes.filter((o) => o.status === "rejected");
     expect(refused).toHaveLength(6);
@@ -163,7 +163,7 @@ describe("exact stats without a lock", () => {
   });
 
   test("a link's URL and creation time are read once, and afresh for a new link under a deleted one's code", async () => {
-    const { code } = await shorten({ url: "https://facts.example/first" });
+    const { code } = await links.shorten({ url: "https://facts.example/first" });
     const reader = new StatsReader(new ClickCounter(newWriter(), 60_000));
     const first = (await reader.read(code))!;
     expect(first.originalUrl).toBe("https://facts.example/first");

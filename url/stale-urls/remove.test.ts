@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "../link-cache/cache";
-import { urlNotifications } from "../notifications/instance";
+import { urlNotifications } from "../link-cache/notifications";
 import { ClickCounter } from "../click-counting/counter";
 import { clickWriter } from "../click-counting/store";
 import { cleanupStaleUrls } from "../cleanup";

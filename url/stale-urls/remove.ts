@@ -1,9 +1,13 @@
 import log from "encore.dev/log";
+import { Bucket } from "encore.dev/storage/objects";
 import { urlCache } from "../link-cache/cache";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
 import { db } from "../db";
-import { qrCodes, qrObjectName } from "../qr-codes";
+import { qrObjectName } from "../../link-rules/qr-images";
+
+/** The links service's QR images: a stale link's goes with it. */
+const qrCodes = Bucket.named("qr-codes");
 
 /** Stale rows per batch: each statement is short, so a large table is never locked for long. */
 export const defaultBatchSize = 1000;

@@ -1,6 +1,5 @@
 import { startClickCounting } from "../click-counting/instance";
-import { closeNotificationsOnStop } from "../notifications/instance";
-import { startOutboxRelay } from "../outbox/relay";
+import { closeNotificationsOnStop } from "../link-cache/notifications";
 
 let started = false;
 
@@ -13,16 +12,12 @@ let started = false;
  * - Click counting: registers this process as a writer of clicks, replays the
  *   journals of processes that died during an outage, and writes the counted clicks
  *   on a stop signal (click-counting/instance.ts).
- * - The outbox relay sweeps the url-shortened events a stopped process left behind
- *   (outbox/relay.ts).
- * - The listening connection (cache evictions, banned hosts) is closed on a stop
- *   signal; it opens at the first lookup or check of a new link, not here
- *   (notifications/instance.ts).
+ * - The listening connection (cache evictions) is closed on a stop signal; it opens at
+ *   the first lookup, not here (notifications/instance.ts).
  */
 export function startUrlService(): void {
   if (started) return;
   started = true;
   startClickCounting();
-  startOutboxRelay();
   closeNotificationsOnStop();
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api";
-import type { url } from "../client.gen";
+import type { links } from "../client.gen";
 import { useApiForm } from "../form";
 import { fromLocalInput, toLocalInput } from "../format";
 import { Alert } from "./Alert";
@@ -13,7 +13,7 @@ interface Values extends OptionValues {
   url: string;
 }
 
-function valuesOf(link: url.Link): Values {
+function valuesOf(link: links.Link): Values {
   return { url: link.originalUrl, expiresAt: toLocalInput(link.expiresAt), maxClicks: link.maxClicks?.toString() ?? "", title: link.title ?? "" };
 }
 
@@ -21,8 +21,8 @@ function valuesOf(link: url.Link): Values {
  * Only what was changed goes in the PATCH, emptied fields as null (cleared): an expiry
  * already past, left as it was, is not sent back for the API to refuse as not in the future.
  */
-function changesOf(before: Values, after: Values, password: string, removePassword: boolean): url.UpdateLinkRequest {
-  const changes: url.UpdateLinkRequest = {};
+function changesOf(before: Values, after: Values, password: string, removePassword: boolean): links.UpdateLinkRequest {
+  const changes: links.UpdateLinkRequest = {};
   if (after.url.trim() !== before.url) changes.url = after.url.trim();
   if (after.expiresAt !== before.expiresAt) changes.expiresAt = fromLocalInput(after.expiresAt) || null;
   if (after.maxClicks !== before.maxClicks) changes.maxClicks = after.maxClicks === "" ? null : numberValue(after.maxClicks);
@@ -32,7 +32,7 @@ function changesOf(before: Values, after: Values, password: string, removePasswo
   return changes;
 }
 
-export function EditLinkForm({ link, onSaved, onCancel }: { link: url.Link; onSaved: (link: url.Link) => void; onCancel: () => void }) {
+export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; onSaved: (link: links.Link) => void; onCancel: () => void }) {
   const before = valuesOf(link);
   const [values, setValues] = useState(before);
   const [password, setPassword] = useState("");
@@ -47,7 +47,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: url.Link; onSa
     event.preventDefault();
     const changes = changesOf(before, values, password, removePassword);
     if (Object.keys(changes).length === 0) return onCancel();
-    void run(async () => onSaved(await client.url.updateLink(link.code, changes)));
+    void run(async () => onSaved(await client.links.updateLink(link.code, changes)));
   };
 
   return (

@@ -1,14 +1,14 @@
 import { useRef, useState } from "preact/hooks";
 import { formatTime } from "../format";
 import { client } from "../api";
-import type { url } from "../client.gen";
+import type { links } from "../client.gen";
 import { href } from "../router";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
 import { Sparkline } from "./Sparkline";
 
-const statusText: Record<url.LinkStatus, string> = {
+const statusText: Record<links.Link["status"], string> = {
   active: "Active",
   expired: "Expired",
   exhausted: "Click limit reached",
@@ -19,7 +19,7 @@ const statusText: Record<url.LinkStatus, string> = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: url.ListedLink; onChanged: (link: url.Link) => void; onDeleted: (link: url.Link) => void }) {
+export function LinkItem({ link, onChanged, onDeleted }: { link: links.ListedLink; onChanged: (link: links.Link) => void; onDeleted: (link: links.Link) => void }) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -28,7 +28,7 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: url.ListedLink;
     editButton.current?.focus();
   };
   const remove = async () => {
-    await client.url.deleteLink(link.code);
+    await client.links.deleteLink(link.code);
     onDeleted(link);
   };
   return (

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import type { url } from "../client.gen";
+import type { links } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
 import { LinkItem } from "../components/LinkItem";
 import { SelectField } from "../components/SelectField";
 import { href } from "../router";
 
-type Filter = Required<Pick<url.ListLinksRequest, "q" | "status" | "sort">>;
+type Filter = Required<Pick<links.ListLinksRequest, "q" | "status" | "sort">>;
 const everything: Filter = { q: "", status: "all", sort: "newest" };
 const statuses = { all: "All", active: "Active", inactive: "Inactive" } as const;
 const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
@@ -16,7 +16,7 @@ const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
 export function LinksPage() {
   const [filter, setFilter] = useState<Filter>(everything);
   const [search, setSearch] = useState("");
-  const [links, setLinks] = useState<url.ListedLink[]>([]);
+  const [links, setLinks] = useState<links.ListedLink[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +30,7 @@ export function LinksPage() {
     setLoading(true);
     setError(null);
     try {
-      const page = await client.url.listLinks({ ...applied, q: applied.q || undefined, cursor: after });
+      const page = await client.links.listLinks({ ...applied, q: applied.q || undefined, cursor: after });
       if (request !== latest.current) return;
       setLinks((shown) => (after ? [...shown, ...page.links] : page.links));
       setCursor(page.nextCursor);
@@ -47,12 +47,12 @@ export function LinksPage() {
     setNotice("");
     setFilter({ ...filter, q: search.trim(), ...changes });
   };
-  const changed = (saved: url.Link) => {
+  const changed = (saved: links.Link) => {
     // PATCH answers the link without its recent clicks: an edit changes none of them.
     setLinks((shown) => shown.map((l) => (l.code === saved.code ? { ...saved, recentClicks: l.recentClicks } : l)));
     setNotice(`Saved ${saved.shortUrl}.`);
   };
-  const deleted = (gone: url.Link) => {
+  const deleted = (gone: links.Link) => {
     setLinks((shown) => shown.filter((l) => l.code !== gone.code));
     setNotice(`Deleted ${gone.shortUrl}.`);
     // Its buttons went with it: focus would fall to the page's end.

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { client } from "../api";
-import type { url } from "../client.gen";
+import type { links } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
@@ -18,7 +18,7 @@ export function ShortenPage() {
   const [password, setPassword] = useState("");
   const [options, setOptions] = useState<OptionValues>(noOptions);
   const [optionsOpen, setOptionsOpen] = useState(false);
-  const [result, setResult] = useState<url.ShortenResponse | null>(null);
+  const [result, setResult] = useState<links.ShortenResponse | null>(null);
   const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
   // A refusal of an option is shown next to it: the options open to show it.
   useEffect(() => {
@@ -30,7 +30,7 @@ export function ShortenPage() {
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
     const request = session ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) } : { url: longUrl };
-    const done = await run(async () => setResult(await client.url.shorten(request)));
+    const done = await run(async () => setResult(await client.links.shorten(request)));
     if (!done) return setResult(null);
     // Each link its own: the next one must not take this alias or password by accident.
     setAlias("");
@@ -95,7 +95,7 @@ export function ShortenPage() {
   );
 }
 
-function ShortLink({ result }: { result: url.ShortenResponse }) {
+function ShortLink({ result }: { result: links.ShortenResponse }) {
   return (
     <section class="result" aria-labelledby="result-heading">
       <h2 id="result-heading">Your short link</h2>

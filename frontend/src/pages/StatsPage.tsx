@@ -15,7 +15,7 @@ async function factsOf(code: string): Promise<url.StatsResponse> {
     return await client.url.stats(code, {});
   } catch (err) {
     if (!(isAPIError(err) && err.code === ErrCode.NotFound && currentSession())) throw err;
-    const own = await client.url.getLink(code).catch(() => Promise.reject(err)); // not the owner's: the first answer stands
+    const own = await client.links.getLink(code).catch(() => Promise.reject(err)); // not the owner's: the first answer stands
     return { code: own.code, originalUrl: own.originalUrl, clicks: own.clicks, createdAt: own.createdAt };
   }
 }

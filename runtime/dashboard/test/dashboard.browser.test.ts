@@ -53,7 +53,7 @@ describe("the development dashboard", () => {
   test("the catalog lists the services, POST /shorten under url", async () => {
     const { page } = browser;
     await open(page, "");
-    const row = page.locator('[data-testid="service-url"] [data-endpoint="url.shorten"]');
+    const row = page.locator('[data-testid="service-links"] [data-endpoint="links.shorten"]');
     await expect.poll(() => row.textContent()).toMatch(/^POST\/shorten\s*shorten/);
     expect(await page.getByTestId("service-analytics").count()).toBe(1);
     await screenshot(page, "catalog");
@@ -67,8 +67,8 @@ describe("the development dashboard", () => {
     let reloaded = false;
     traces.on("load", () => (reloaded = true));
 
-    await page.locator('[data-endpoint="url.shorten"] a').click();
-    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/services/url/shorten");
+    await page.locator('[data-endpoint="links.shorten"] a').click();
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/services/links/shorten");
     const explorer = page.getByTestId("explorer");
     await explorer.getByLabel("Body (JSON)").fill(JSON.stringify({ url: "https://example.com/from-the-dashboard" }));
     await explorer.getByRole("button", { name: "Send" }).click();

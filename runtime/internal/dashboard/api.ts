@@ -38,7 +38,7 @@ export interface CatalogEndpoint {
   readonly auth: boolean;
   readonly doc: string | null;
   readonly tags: readonly string[];
-  /** Where it is declared: "url/shorten.ts:42". */
+  /** Where it is declared: "links/shorten.ts:42". */
   readonly source: string;
   /** Null when the handler takes no parameters. */
   readonly request: {

@@ -47,7 +47,7 @@ export interface HttpServerOptions {
  * /objects, ...), Encore's error format. Endpoints with expose: false get no route, so from
  * outside they are 404; other services reach them in-process through ~encore/clients, and
  * with `devCalls` the development dashboard over HTTP (runtime-routes/dev-calls.ts).
- * A request's way through it is told in docs/architecture.md.
+ * A request's way through it is told in runtime/README.md, "How it works".
  */
 export async function buildHttpServer(
   endpoints: Iterable<Endpoint>,

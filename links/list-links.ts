@@ -1,0 +1,64 @@
+import { api, APIError, type Query } from "encore.dev/api";
+import type { Max, MaxLen, Min } from "encore.dev/validate";
+import { getAuthData } from "~encore/auth";
+import { decodeCursor, encodeCursor, type LinkSort } from "./records/cursor";
+import { listLinkRows, type LinkStatusFilter } from "./records/link-reads";
+import { exactClicks } from "./records/exact-clicks";
+import { linkView, toLink, type Link } from "./records/link-rows";
+import { recentClicks } from "./records/recent-clicks";
+import { requireScope } from "../access/scopes";
+
+export interface ListLinksRequest {
+  /** Only links whose code, URL or title contains this text, in any case. */
+  q?: Query<string & MaxLen<2048>>;
+  // A GET's fields are query parameters unless said otherwise: Query<"a" | "b"> would name
+  // the parameter "a" | "b" rather than give its values.
+  /** active, inactive (expired, exhausted or disabled), or all (the default). Deleted links are never listed. */
+  status?: LinkStatusFilter;
+  /** newest first (the default), or most clicked first. */
+  sort?: LinkSort;
+  /** Links per page, 1 to 100; default 20. */
+  limit?: Query<number & Min<1> & Max<100>>;
+  /** Where to continue: the `nextCursor` of the previous page, with the same sort. */
+  cursor?: Query<string>;
+}
+
+/** A link as listed: with its recent clicks, for a sparkline. */
+export interface ListedLink extends Link {
+  /**
+   * Clicks (humans and bots) per 24-hour window over the last 14 days, oldest first, the
+   * last window ending with the current hour. From stored clicks: the last flush
+   * interval's clicks show a moment later.
+   */
+  recentClicks: number[];
+}
+
+export interface ListLinksResponse {
+  links: ListedLink[];
+  /** Present when there are more: pass it as `cursor` for the next page. */
+  nextCursor?: string;
+}
+
+const defaultLimit = 20;
+
+/** The signed-in user's links, searched, filtered and sorted, a page at a time. Read-only: it publishes nothing. */
+export const listLinks = api(
+  { expose: true, auth: true, method: "GET", path: "/links" },
+  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor }: ListLinksRequest): Promise<ListLinksResponse> => {
+    requireScope("links:read");
+    const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
+    if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);
+    const view = linkView();
+    const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now) };
+    const rows = await listLinkRows(user.userID, search);
+    const page = rows.slice(0, limit);
+    // The cursor keeps the stored count the page was sorted by; the links show exact clicks.
+    const last = page.at(-1);
+    const nextCursor = rows.length > limit && last ? encodeCursor(sort, { id: last.id, clicks: last.clicks }) : undefined;
+    const [clicks, recent] = await Promise.all([exactClicks(page), recentClicks(page.map((row) => row.code))]);
+    const links = page.map((row) => toLink(row, clicks.get(row.code)!, view));
+    const listed = links.map((link) => ({ ...link, recentClicks: recent.get(link.code)! }));
+    return nextCursor === undefined ? { links: listed } : { links: listed, nextCursor };
+  },
+);

@@ -1,0 +1,77 @@
+import { api } from "encore.dev/api";
+import { getAuthData } from "~encore/auth";
+import { applyChanges, checkChanges, type LinkChangeFields } from "./records/link-changes";
+import { removeQrImage, retireLink } from "./records/link-deletion";
+import { linkRow } from "./records/link-reads";
+import { exactClicks } from "./records/exact-clicks";
+import { linkView, toLink, type Link } from "./records/link-rows";
+import { ownChangeableLink, ownLink, ownUndeletedLink } from "./records/owner";
+import { refuseBannedHost } from "./moderation/host-check";
+import { requireScope } from "../access/scopes";
+
+// One link, by its owner: read, change, delete. Another account's link is 403
+// permission_denied, a code no link has 404 "url not found".
+
+interface LinkParams {
+  /** The link's code, exactly as answered. */
+  code: string;
+}
+
+/**
+ * The caller's link by its code, deleted ones too (status deleted), so their clicks stay
+ * readable. Read-only: it publishes nothing.
+ */
+export const getLink = api(
+  { expose: true, auth: true, method: "GET", path: "/links/:code" },
+  async ({ code }: LinkParams): Promise<Link> => {
+    requireScope("links:read");
+    return readOwnLink(code, getAuthData()!.userID);
+  },
+);
+
+export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
+
+/**
+ * Changes the caller's link: any of url, expiresAt, maxClicks, password, title,
+ * description (null clears), checked as POST /shorten checks them; answers the link as
+ * changed. A deleted link is 404 "link deleted"; one a moderator disabled is 400
+ * failed_precondition. Every instance stops answering from its cache at once (see
+ * links/link-changes.ts). Publishes nothing.
+ */
+export const updateLink = api(
+  { expose: true, auth: true, method: "PATCH", path: "/links/:code" },
+  async ({ code, ...fields }: UpdateLinkRequest): Promise<Link> => {
+    requireScope("links:write");
+    const userID = getAuthData()!.userID;
+    const changes = checkChanges(fields, linkView().baseUrl);
+    if (changes.url !== undefined) await refuseBannedHost(changes.url);
+    ownChangeableLink(await linkRow(code), userID);
+    // Deleted or disabled since it was read: the second read says which.
+    if (!(await applyChanges(code, userID, changes))) ownChangeableLink(await linkRow(code), userID);
+    return readOwnLink(code, userID);
+  },
+);
+
+/**
+ * Deletes the caller's link (the row stays, marked deleted; its code is never handed out
+ * again) and removes its QR image. GET /:code stops redirecting on every instance at once.
+ * Deleting it again is 404 "link deleted". Publishes nothing.
+ */
+export const deleteLink = api(
+  { expose: true, auth: true, method: "DELETE", path: "/links/:code" },
+  async ({ code }: LinkParams): Promise<void> => {
+    requireScope("links:write");
+    const userID = getAuthData()!.userID;
+    ownUndeletedLink(await linkRow(code), userID);
+    // Deleted meanwhile by another request of the owner's: the second read says so.
+    if (!(await retireLink(code, userID))) ownUndeletedLink(await linkRow(code), userID);
+    await removeQrImage(code);
+  },
+);
+
+/** With its clicks exact, as stats counts them (exact-clicks.ts). */
+async function readOwnLink(code: string, userID: string): Promise<Link> {
+  const view = linkView();
+  const row = ownLink(await linkRow(code), userID);
+  return toLink(row, (await exactClicks([row])).get(row.code)!, view);
+}

@@ -1,0 +1,95 @@
+import { appMeta } from "encore.dev";
+import { APIError } from "encore.dev/api";
+import { linkLimits, type LinkCreator } from "../../limits/links";
+import { passwords } from "../../passwords/passwords";
+import { linksConfig } from "../links-config";
+import type { LinkDetails } from "../outbox/url-store";
+import { qrObjectName } from "../../link-rules/qr-images";
+import { qrCodes } from "../qr-codes";
+import { storeUnderAlias } from "../shortening/alias-code";
+import { generateCode } from "../../link-rules/codes";
+import { storeUnderFreshCode } from "../shortening/fresh-code";
+import { checkTarget } from "../shortening/target";
+import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+import { refuseBannedHost } from "../moderation/host-check";
+
+/** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
+export interface ShortenItem {
+  /** The long URL: absolute http or https, at most 2048 characters. */
+  url: string;
+  /**
+   * A code of your choosing instead of a random one (signed-in users only): 3 to 64 letters,
+   * digits, "-" and "_", not a path of the service's own. Unique regardless of case: 409
+   * already_exists when taken.
+   */
+  alias?: string;
+  /** From this instant on the link answers 404 "link expired". In the future. */
+  expiresAt?: Date;
+  /** After this many clicks (1 to 1,000,000,000) the link answers 404. Counted exactly. */
+  maxClicks?: number;
+  /** The link redirects only once given this password (1 to 128 characters); stored hashed. */
+  password?: string;
+  /** For the owner's list of links: at most 200 characters. */
+  title?: string;
+  /** For the owner's list of links: at most 1000 characters. */
+  description?: string;
+}
+
+export interface ShortenResponse {
+  /** The short code: 6 random characters, or the alias. */
+  code: string;
+  /** The absolute short link: the service's public address and the code. */
+  shortUrl: string;
+  /** Public URL of the PNG QR image of `shortUrl`; only when the QR-code extension is on (QR_CODES=on). */
+  qrCodeUrl?: string;
+}
+
+/** An item checked: what is stored, the password still in clear. */
+interface CheckedItem {
+  readonly target: string;
+  readonly alias: string | null;
+  readonly password: string | null;
+  readonly details: Omit<LinkDetails, "passwordHash">;
+}
+
+/** Every check of an item, before anything is counted or stored; throws the APIError of the first that fails. */
+export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: string): CheckedItem {
+  if (item.alias !== undefined && creator.userID === undefined) throw APIError.unauthenticated("sign in to choose an alias");
+  const target = checkTarget(item.url, baseUrl, linkLimits.config.deniedHosts);
+  return {
+    target,
+    alias: item.alias === undefined ? null : checkAlias(item.alias),
+    password: item.password === undefined ? null : checkPassword(item.password),
+    details: {
+      createdBy: creator.userID ?? null,
+      title: item.title === undefined ? null : checkTitle(item.title),
+      description: item.description === undefined ? null : checkDescription(item.description),
+      expiresAt: item.expiresAt === undefined ? null : checkExpiresAt(item.expiresAt),
+      maxClicks: item.maxClicks === undefined ? null : checkMaxClicks(item.maxClicks),
+    },
+  };
+}
+
+/**
+ * Creates one link: checks it (a host an administrator banned too), counts it against the creator's link limits (limits/links.ts;
+ * a refused item costs no budget, a stored one always does), hashes its password with
+ * `hashPassword` and stores it under its alias or a fresh random code.
+ */
+export async function createLink(
+  item: ShortenItem,
+  creator: LinkCreator,
+  hashPassword: (password: string) => Promise<string> = passwords.hash,
+): Promise<ShortenResponse> {
+  const baseUrl = appMeta().apiBaseUrl;
+  const checked = checkItem(item, creator, baseUrl);
+  await refuseBannedHost(checked.target);
+  await linkLimits.count(creator);
+  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password) };
+  const code =
+    checked.alias === null
+      ? await storeUnderFreshCode(checked.target, generateCode, details)
+      : await storeUnderAlias(checked.alias, checked.target, details);
+  const shortUrl = `${baseUrl}/${code}`;
+  if (!linksConfig.qrCodes) return { code, shortUrl };
+  return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };
+}

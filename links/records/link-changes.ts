@@ -1,0 +1,85 @@
+import { APIError } from "encore.dev/api";
+import log from "encore.dev/log";
+import { url } from "~encore/clients";
+import { linkLimits } from "../../limits/links";
+import { passwords } from "../../passwords/passwords";
+import { db } from "../db";
+import { checkTarget } from "../shortening/target";
+import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+
+/** What PATCH /links/:code may change: a field left out stays, null clears it. */
+export interface LinkChangeFields {
+  /** The new target: absolute http or https, as for POST /shorten. */
+  url?: string;
+  /** A future instant, or null: never expires. */
+  expiresAt?: Date | null;
+  /** A whole number from 1 to 1e9, or null: no click budget. */
+  maxClicks?: number | null;
+  /** 1 to 128 characters (stored hashed), or null: no password. */
+  password?: string | null;
+  /** At most 200 characters, or null. */
+  title?: string | null;
+  /** At most 1000 characters, or null. */
+  description?: string | null;
+}
+
+const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description"] as const;
+
+/**
+ * The fields checked as creating a link checks them (the URL normalised), so an edit can
+ * set nothing a new link could not have. 400 invalid_argument when nothing is to change.
+ */
+export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): LinkChangeFields {
+  if (changeable.every((name) => fields[name] === undefined)) {
+    throw APIError.invalidArgument(`nothing to change: send at least one of ${changeable.join(", ")}`);
+  }
+  const orNull = <T>(value: T | null | undefined, check: (v: T) => T) => (value === undefined || value === null ? value : check(value));
+  return {
+    url: fields.url === undefined ? undefined : checkTarget(fields.url, ownBaseUrl, linkLimits.config.deniedHosts),
+    expiresAt: orNull(fields.expiresAt, (v) => checkExpiresAt(v)),
+    maxClicks: orNull(fields.maxClicks, checkMaxClicks),
+    password: orNull(fields.password, checkPassword),
+    title: orNull(fields.title, checkTitle),
+    description: orNull(fields.description, checkDescription),
+  };
+}
+
+/**
+ * Applies checked changes to the caller's link, unless it is deleted or disabled meanwhile;
+ * resolves false when no row was changed (the caller finds out why). A change of the URL,
+ * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
+ * every instance drops the code from its cache when this commits.
+ */
+export async function applyChanges(code: string, userID: string, changes: LinkChangeFields): Promise<boolean> {
+  // Hashed before the UPDATE, so no row stays locked for scrypt's time.
+  const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
+  const set = (value: unknown) => value !== undefined;
+  const row = await db.queryRow`
+    UPDATE urls SET
+      original_url = CASE WHEN ${set(changes.url)} THEN ${changes.url ?? null}::text ELSE original_url END,
+      expires_at = CASE WHEN ${set(changes.expiresAt)} THEN ${changes.expiresAt ?? null}::timestamptz ELSE expires_at END,
+      max_clicks = CASE WHEN ${set(changes.maxClicks)} THEN ${changes.maxClicks ?? null}::int ELSE max_clicks END,
+      password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
+      title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
+      description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+      updated_at = now()
+    WHERE code = ${code} AND created_by = ${userID} AND deleted_at IS NULL AND disabled_at IS NULL
+    RETURNING id`;
+  if (row === null) return false;
+  // The url service answers the change from its very next request: the trigger's notification
+  // reaches its cache a moment after the commit, after this request may have been answered.
+  await evictNow(code);
+  return true;
+}
+
+/**
+ * Asks the url service to drop `code` from its cache now. A failed call is logged, not
+ * answered: the change is committed, and the trigger's notification evicts it a moment later.
+ */
+export async function evictNow(code: string): Promise<void> {
+  try {
+    await url.evictCachedLink({ code });
+  } catch (err) {
+    log.warn(err, "evicting a changed link from the url service's cache failed; its notification follows", { code });
+  }
+}

@@ -1,0 +1,95 @@
+import { appMeta } from "encore.dev";
+import { linksConfig } from "../links-config";
+import { qrObjectName } from "../../link-rules/qr-images";
+import { qrCodes } from "../qr-codes";
+import { linkStatus, type LinkStatus } from "../../link-rules/status";
+
+/** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
+export interface Link {
+  code: string;
+  /** The absolute short link: the service's public address and the code. */
+  shortUrl: string;
+  originalUrl: string;
+  title?: string;
+  description?: string;
+  /** Stored clicks plus those this instance has answered but not yet written. */
+  clicks: number;
+  createdAt: Date;
+  /** The owner's last change, when there was one. */
+  updatedAt?: Date;
+  /** After this instant the link answers as expired. */
+  expiresAt?: Date;
+  /** After this many clicks the link answers as exhausted. */
+  maxClicks?: number;
+  /** Whether following the link needs a password (the password itself is never answered). */
+  hasPassword: boolean;
+  status: LinkStatus;
+  /** Public URL of the PNG QR image of `shortUrl`; only with QR codes on (QR_CODES=on), and not once deleted. */
+  qrCodeUrl?: string;
+}
+
+/**
+ * The columns a Link is made from, for raw queries: every read of a link names the same
+ * ones, so a column added to Link is added once. The password hash never leaves SQL.
+ */
+export const linkColumns = `id, code, original_url, title, description, clicks, created_at, updated_at,
+  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by`;
+
+export interface LinkRow {
+  id: number;
+  code: string;
+  original_url: string;
+  title: string | null;
+  description: string | null;
+  /** Stored clicks only. */
+  clicks: number;
+  created_at: Date;
+  updated_at: Date | null;
+  expires_at: Date | null;
+  max_clicks: number | null;
+  has_password: boolean;
+  deleted_at: Date | null;
+  disabled_at: Date | null;
+  created_by: string | null;
+}
+
+/** How a row becomes a Link where it is answered. */
+export interface LinkView {
+  /** The service's public address (appMeta().apiBaseUrl). */
+  readonly baseUrl: string;
+  /** The QR image's public URL of a code, when QR codes are on. */
+  readonly qrCodeUrl?: (code: string) => string;
+  /** The instant statuses are decided at, in ms. */
+  readonly now: number;
+}
+
+/** This instance's view, deciding statuses at `now`. */
+export function linkView(now: number = Date.now()): LinkView {
+  const qrCodeUrl = linksConfig.qrCodes ? (code: string) => qrCodes.publicUrl(qrObjectName(code)) : undefined;
+  return { baseUrl: appMeta().apiBaseUrl, qrCodeUrl, now };
+}
+
+/** The Link of a row, with `pending` clicks (answered by this instance, not yet stored) added. */
+export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
+  const status = linkStatus(
+    { expiresAt: row.expires_at, maxClicks: row.max_clicks, clicks, deletedAt: row.deleted_at, disabledAt: row.disabled_at },
+    view.now,
+  );
+  const link: Link = {
+    code: row.code,
+    shortUrl: `${view.baseUrl}/${row.code}`,
+    originalUrl: row.original_url,
+    clicks,
+    createdAt: row.created_at,
+    hasPassword: row.has_password,
+    status,
+  };
+  if (row.title !== null) link.title = row.title;
+  if (row.description !== null) link.description = row.description;
+  if (row.updated_at !== null) link.updatedAt = row.updated_at;
+  if (row.expires_at !== null) link.expiresAt = row.expires_at;
+  if (row.max_clicks !== null) link.maxClicks = row.max_clicks;
+  // A deleted link's image is gone from the bucket (DELETE /links/:code removes it).
+  if (view.qrCodeUrl && status !== "deleted") link.qrCodeUrl = view.qrCodeUrl(row.code);
+  return link;
+}

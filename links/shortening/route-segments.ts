@@ -1,0 +1,33 @@
+/**
+ * The first path segment of every fixed route a deployment serves: the app's endpoints,
+ * and what the self-host runtime adds (/healthz, /livez, /objects, /__encore, /metrics). A short code equal
+ * to one would be shadowed by that route (GET /orders answers the orders list, never a
+ * link), so none is handed out. Listed by hand because Encore gives app code no route
+ * table; test/route-segments.test.ts compares it with the routes the parser reads, so a
+ * route added without a line here fails the tests.
+ */
+export const routeFirstSegments: ReadonlySet<string> = new Set([
+  "__encore",
+  "admin",
+  "analytics",
+  "analytics.dailyReport",
+  "api",
+  "auth",
+  "checkout",
+  "healthz",
+  "internal",
+  "links",
+  "livez",
+  "me",
+  "metrics",
+  "objects",
+  "openapi.json",
+  "orders",
+  "products",
+  "shorten",
+  "url",
+  "url.cleanupStaleUrls",
+  "url.rollupClickAnalytics",
+  "links.sweepOutbox",
+  "users",
+]);
