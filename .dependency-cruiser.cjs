@@ -6,7 +6,7 @@
 const serviceNames = ["url", "links", "urlb", "analytics", "auth", "users", "orders", "moderation", "web"];
 
 /** The app's shared code: folders with no encore.service.ts, loaded by every service that imports them. */
-const sharedNames = ["limits", "access", "passwords", "link-rules", "pg-notify"];
+const sharedNames = ["limits", "access", "passwords", "link-rules", "pg-notify", "link-access", "visitors"];
 
 /** A service folder's name, as group 1 of a path pattern. */
 const services = `(${serviceNames.join("|")})`;

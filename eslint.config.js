@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 // The Encore app: its service folders and its shared code (limits/, access/, passwords/), as .dependency-cruiser.cjs lists them.
-const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "links", "web", "limits", "access", "passwords", "link-rules", "pg-notify"];
+const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "links", "web", "limits", "access", "passwords", "link-rules", "pg-notify", "link-access", "visitors"];
 
 // Graphile Worker is a dev dependency for bench:pubsub to measure the SQL provider against; nothing else may use it.
 const benchOnly = { name: "graphile-worker", message: "Graphile Worker is only bench:pubsub's point of comparison (bench/)" };

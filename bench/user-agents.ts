@@ -1,8 +1,8 @@
-// What classifying one User-Agent (url/click-analytics/user-agents.ts, uncached) costs for
+// What classifying one User-Agent (visitors/user-agents.ts, uncached) costs for
 // crafted headers, as a ratio to a desktop Chrome's in the same run: each figure is the
 // median of 15 rounds, each round timing Chrome, the header, and Chrome again.
 //   node --import tsx bench/user-agents.ts
-import { classifyAgent, longestRead } from "../url/click-analytics/user-agents";
+import { classifyAgent, longestRead } from "../visitors/user-agents";
 
 const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36";
 const instagram =

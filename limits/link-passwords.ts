@@ -21,7 +21,7 @@ import type { RedisOption } from "./limiter/redis";
 /**
  * Attempts of one pair under way (checked or waiting their turn) on this instance. A client
  * knowing the password sends one; callers share the check of an attempt repeated while it
- * is under way (url/link-access/password-checks.ts), so only different passwords queue.
+ * is under way (link-access/password-checks.ts), so only different passwords queue.
  */
 export const maxUnfinished = 4;
 

@@ -4,7 +4,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { otherBot } from "../url/click-analytics/bot-names.ts";
+import { otherBot } from "../visitors/bot-names.ts";
 import { rowsPerHour, valuesPerHour } from "../url/click-analytics/store.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { db } from "../url/db.ts";

@@ -119,7 +119,7 @@ describe("app, catalog and flow", () => {
     const links = services.find((s) => s.name === "links")!;
     expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url"] });
     const url = services.find((s) => s.name === "url")!;
-    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls", "rollup-click-analytics"], buckets: [] });
+    expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls"], buckets: [] });
     expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
     const shorten = links.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^links\/shorten\.ts:\d+$/) });

@@ -142,7 +142,7 @@ describe("the generated TypeScript client against the running app", () => {
     const scripted = client.with({ auth: { authorization: `Bearer ${key.key}` } });
     const listed = await scripted.links.listLinks({ q: "client-alias" });
     expect(listed.links.map((l) => l.code)).toEqual(["Client-Alias"]);
-    expect(await scripted.url.myClicks({}).catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
+    expect(await scripted.analytics.myClicks({}).catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
     expect(await scripted.users.listApiKeys().catch((err: unknown) => err)).toMatchObject({ status: 403, code: ts.ErrCode.PermissionDenied });
     expect((await signedIn.users.listApiKeys()).keys.map((k) => [k.name, k.scopes])).toEqual([["script", ["links:read", "links:write"]]]);
     await scripted.links.deleteLink(made.code);

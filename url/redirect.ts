@@ -2,7 +2,7 @@ import { api } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { urlCache, type CachedLink } from "./link-cache/cache";
 import { clickCounter } from "./click-counting/instance";
-import { describeClick } from "./click-analytics/describe";
+import { describeClick } from "../visitors/describe";
 import { urlConfig } from "./config/url-config";
 import { isWellFormedCode } from "../link-rules/codes";
 import { linkOf } from "./link-cache/lookup";

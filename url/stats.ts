@@ -1,7 +1,7 @@
 import { api, APIError, type Header } from "encore.dev/api";
 import { callerActingWith } from "../access/scopes";
 import { clickCounter } from "./click-counting/instance";
-import { requireLinkPassword } from "./link-access/password-links";
+import { requireLinkPassword } from "../link-access/password-links";
 import { isWellFormedCode } from "../link-rules/codes";
 import { StatsReader } from "./link-stats/reader";
 

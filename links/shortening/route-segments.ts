@@ -11,6 +11,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "admin",
   "analytics",
   "analytics.dailyReport",
+  "analytics.rollupClickAnalytics",
   "api",
   "auth",
   "checkout",
@@ -27,7 +28,6 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "shorten",
   "url",
   "url.cleanupStaleUrls",
-  "url.rollupClickAnalytics",
   "links.sweepOutbox",
   "users",
 ]);

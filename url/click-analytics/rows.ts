@@ -1,5 +1,5 @@
 import { clickKey, codeOfKey, detailsOfKey } from "./click-keys";
-import { decodeDetails, encodeDetails } from "./dimensions";
+import { decodeDetails, encodeDetails } from "../../visitors/dimensions";
 
 /** Rows of link_clicks_hourly to add to: each a click key (code and details) and its clicks. */
 export interface HourlyRows {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { clickKey } from "./click-keys";
 import { db } from "../db";
-import { encodeDetails, hourOf, type ClickDetails } from "./dimensions";
+import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
 import { addClickAnalytics, rowsPerHour, valuesPerHour } from "./store";
 
 const hour = hourOf(Date.now());

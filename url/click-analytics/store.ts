@@ -1,7 +1,7 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
 import { clickKey } from "./click-keys";
 import { db } from "../db";
-import { hourOf } from "./dimensions";
+import { hourOf } from "../../visitors/dimensions";
 import { hourlyRows } from "./rows";
 
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB

@@ -3,7 +3,7 @@ import { codeOfKey } from "../click-analytics/click-keys";
 
 /**
  * Clicks per click key: a code, then a tab and the click's details when it has any
- * (what the link's analytics record of it, ../click-analytics/dimensions.ts; keys are made
+ * (what the link's analytics record of it, visitors/dimensions.ts; keys are made
  * and read by ../click-analytics/click-keys.ts). Clicks of
  * one code with the same details share a key, so a batch's size grows with the codes
  * and details seen, not with the clicks.

@@ -121,7 +121,7 @@ export class ClickCounter {
 
   /**
    * Counts one click of `code`, with what its link's analytics record of it
-   * (`details`, url/click-analytics/describe.ts; none: unknown). Returns a promise only
+   * (`details`, visitors/describe.ts; none: unknown). Returns a promise only
    * when the click is written before answering; it never rejects: a click that cannot
    * be written is kept for a retry.
    */

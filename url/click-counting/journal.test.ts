@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { db } from "../db";
 import { links } from "~encore/clients";
-import { encodeDetails, hourOf } from "../click-analytics/dimensions";
+import { encodeDetails, hourOf } from "../../visitors/dimensions";
 import { CommitUnknown, type ClickWriter } from "./batches";
 import { ClickCounter } from "./counter";
 import { ClickJournal, readJournal } from "./journal";

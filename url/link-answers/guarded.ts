@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { addBudgetedClick } from "../click-analytics/store";
-import { describeClick } from "../click-analytics/describe";
+import { describeClick } from "../../visitors/describe";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
 import type { Unavailable } from "../answer-pages/unavailable";
 import type { CachedLink, LinkRules } from "../link-cache/cache";
-import { linkPasswordIsRight } from "../link-access/password-checks";
-import { needsPasswordMessage, passwordOfHeader, wrongPasswordMessage } from "../link-access/password-links";
+import { linkPasswordIsRight } from "../../link-access/password-checks";
+import { needsPasswordMessage, passwordOfHeader, wrongPasswordMessage } from "../../link-access/password-links";
 import { clientAddressKey } from "../../limits/client-address";
 import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
 import { passwordPage } from "../answer-pages/pages";

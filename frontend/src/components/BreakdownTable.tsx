@@ -1,4 +1,4 @@
-import type { url } from "../client.gen";
+import type { analytics } from "../client.gen";
 import { countryFlag, valueLabel, type Dimension } from "../analytics/labels";
 
 const headings: Record<Dimension, { title: string; column: string }> = {
@@ -19,7 +19,7 @@ interface Row {
 }
 
 /** A breakdown's top values and, when there are more, the rest as "Other": humans and bots apart, a bar under each. */
-export function BreakdownTable({ dimension, breakdown }: { dimension: Dimension; breakdown: url.Breakdown }) {
+export function BreakdownTable({ dimension, breakdown }: { dimension: Dimension; breakdown: analytics.Breakdown }) {
   const { title, column } = headings[dimension];
   const rows: Row[] = breakdown.top.map((v) => ({
     key: v.value,

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import { ErrCode, isAPIError, type url } from "../client.gen";
+import { ErrCode, isAPIError, type analytics } from "../client.gen";
 import { analyticsQuery, hourAllowed, intervals, ranges, type Interval, type RangeKey } from "../analytics/ranges";
 import type { Dimension } from "../analytics/labels";
 import { formatTime } from "../format";
@@ -33,7 +33,7 @@ function failure(err: unknown): ComponentChildren {
 export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: string }) {
   const [range, setRange] = useState<RangeKey>("30d");
   const [interval, setIntervalChoice] = useState<Interval>("day");
-  const [answer, setAnswer] = useState<url.LinkAnalyticsResponse | null>(null);
+  const [answer, setAnswer] = useState<analytics.LinkAnalyticsResponse | null>(null);
   const [error, setError] = useState<ComponentChildren>(null);
   const [loading, setLoading] = useState(true);
   // Answers can arrive out of order when the buttons are pressed quickly: only the last request's counts.
@@ -42,7 +42,7 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
   useEffect(() => {
     const request = ++latest.current;
     setLoading(true);
-    client.url.linkAnalytics(code, analyticsQuery(range, interval, createdAt)).then(
+    client.analytics.linkAnalytics(code, analyticsQuery(range, interval, createdAt)).then(
       (res) => {
         if (request !== latest.current) return;
         setAnswer(res);
@@ -78,7 +78,7 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
   );
 }
 
-function Answer({ answer }: { answer: url.LinkAnalyticsResponse }) {
+function Answer({ answer }: { answer: analytics.LinkAnalyticsResponse }) {
   const { totals } = answer;
   return (
     <>

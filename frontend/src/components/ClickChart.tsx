@@ -1,4 +1,4 @@
-import type { url } from "../client.gen";
+import type { analytics } from "../client.gen";
 import type { Interval } from "../analytics/ranges";
 
 const width = 600;
@@ -19,13 +19,13 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * One bar per bucket, humans at the bottom and bots stacked on them. The SVG is one image
  * with a summary for screen readers; the table under it holds every number.
  */
-export function ClickChart({ series, interval, timeZone }: { series: url.SeriesPoint[]; interval: Interval; timeZone: string }) {
+export function ClickChart({ series, interval, timeZone }: { series: analytics.SeriesPoint[]; interval: Interval; timeZone: string }) {
   const label = bucketFormatter(interval, timeZone);
-  const count = (p: url.SeriesPoint) => p.humans + p.bots;
+  const count = (p: analytics.SeriesPoint) => p.humans + p.bots;
   const max = Math.max(1, ...series.map(count));
   const humans = series.reduce((sum, p) => sum + p.humans, 0);
   const bots = series.reduce((sum, p) => sum + p.bots, 0);
-  const busiest = series.reduce<url.SeriesPoint | undefined>((best, p) => (!best || count(p) > count(best) ? p : best), undefined);
+  const busiest = series.reduce<analytics.SeriesPoint | undefined>((best, p) => (!best || count(p) > count(best) ? p : best), undefined);
   const first = series[0] ? label(series[0].start) : "";
   const last = series.at(-1) ? label(series.at(-1)!.start) : "";
   const slot = width / Math.max(1, series.length);

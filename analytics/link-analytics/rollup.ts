@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { urlDb } from "../url-db";
 import { hourlyRetentionDays } from "./range";
 
 /** In a rolled-up day, a dimension keeps this many values per link; the rest are summed under value '' (other). */
@@ -23,11 +23,11 @@ export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
   let moved = 0;
   let after = "";
   for (;;) {
-    const batch = await db.queryAll<{ code: string }>`
+    const batch = await urlDb.queryAll<{ code: string }>`
       SELECT DISTINCT code FROM link_clicks_hourly WHERE code > ${after} AND hour < ${cutoff} ORDER BY code LIMIT ${linksPerBatch}`;
     if (batch.length === 0) return moved;
     const codes = batch.map((r) => r.code);
-    const row = await db.queryRow<{ moved: number }>`
+    const row = await urlDb.queryRow<{ moved: number }>`
       WITH moved AS (
         DELETE FROM link_clicks_hourly WHERE code = ANY(${codes}::text[]) AND hour < ${cutoff} RETURNING *
       ), dims AS (

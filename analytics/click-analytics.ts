@@ -2,7 +2,7 @@ import { api, APIError, type Header } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
 import { addressKey } from "../limits/address";
 import { analyticsReads } from "../limits/analytics-reads";
-import { db } from "./db";
+import { urlDb } from "./url-db";
 import { accessRow, readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
 import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
@@ -78,7 +78,7 @@ export const myClicks = api(
     requireScope("analytics:read");
     await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
-    const rows = await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
+    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
     return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };
   },
 );

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { clientAddress } from "../../limits/client-address";
+import { clientAddress } from "../limits/client-address";
 import { countryOf } from "./countries";
 import { hourOf, joinDetails } from "./dimensions";
 import { referrerOf } from "./referrers";

@@ -1,8 +1,12 @@
-import { LinkPasswordLimits } from "../../limits/link-passwords";
-import { passwords } from "../../passwords/passwords";
-import { maxPasswordLength } from "../../link-rules/passwords";
+import { LinkPasswordLimits } from "../limits/link-passwords";
+import { passwords } from "../passwords/passwords";
+import { maxPasswordLength } from "../link-rules/passwords";
 
-/** Limits on guessing, per client address and code (limits/link-passwords.ts). */
+/**
+ * Limits on guessing, per client address and code (limits/link-passwords.ts): one per
+ * process, so a wrong password counts the same whether sent to GET /:code, its stats (the
+ * url service) or its analytics (the analytics service); between processes, through Redis.
+ */
 const limits = new LinkPasswordLimits();
 
 /**

@@ -1,6 +1,5 @@
 import { APIError } from "encore.dev/api";
-import { addressKey } from "../../limits/address";
-import { db } from "../db";
+import { addressKey } from "../limits/address";
 import { linkPasswordIsRight } from "./password-checks";
 
 // What a password link hides, its target and its audience (stats, analytics), is shown
@@ -38,12 +37,6 @@ export async function requireLinkPassword(code: string, link: GuardedLink, calle
   if (!caller.password) throw APIError.unauthenticated(needsPasswordMessage);
   const right = await linkPasswordIsRight(addressKey(caller.forwardedFor), code, link.passwordHash, passwordOfHeader(caller.password));
   if (!right) throw APIError.unauthenticated(wrongPasswordMessage);
-}
-
-/** The password hash of `code`'s link (null: none, or no such link), for a read that left it in SQL. */
-export async function passwordHashOf(code: string): Promise<string | null> {
-  const row = await db.queryRow<{ password_hash: string | null }>`SELECT password_hash FROM urls WHERE code = ${code}`;
-  return row?.password_hash ?? null;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -1,7 +1,7 @@
-import { breakdownDimensions, type BreakdownDimension } from "../click-analytics/dimensions";
+import { breakdownDimensions, type BreakdownDimension } from "../../visitors/dimensions";
 import { boundedRead, type AnalyticsReader } from "../../limits/bounded-read";
 import type { AnalyticsRange } from "./range";
-import { db } from "../db";
+import { urlDb } from "../url-db";
 
 export interface ClickCounts {
   humans: number;
@@ -44,7 +44,7 @@ const topValues = 10;
  * day series they fall in the local day holding their UTC noon.
  */
 export async function clickAnalytics(codes: readonly string[], range: AnalyticsRange): Promise<ClickAnalytics> {
-  const [series, breakdowns] = await boundedRead(db, async (tx) => [await seriesOf(tx, codes, range), await breakdownsOf(tx, codes, range)] as const);
+  const [series, breakdowns] = await boundedRead(urlDb, async (tx) => [await seriesOf(tx, codes, range), await breakdownsOf(tx, codes, range)] as const);
   const totals = { all: 0, humans: 0, bots: 0 };
   for (const p of series) {
     totals.humans += p.humans;

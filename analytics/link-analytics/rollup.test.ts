@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { db } from "../db";
+import { urlDb } from "../url-db";
 import { clickAnalytics } from "./query";
 import { rollUpClickAnalytics, topValuesPerDay } from "./rollup";
 
@@ -7,12 +7,12 @@ const dayMs = 86_400_000;
 
 /** Hourly rows for `code` at `hour`: one per referrer site01 … siteN, site k with k human clicks, plus `bots` bot clicks. */
 async function seedHour(code: string, hour: Date, referrers: number, bots: number): Promise<void> {
-  await db.exec`
+  await urlDb.exec`
     INSERT INTO link_clicks_hourly (code, hour, bot, referrer, country, browser, os, device, clicks)
     SELECT ${code}, ${hour}, false, 'site' || lpad(k::text, 2, '0') || '.example', 'GB', 'Chrome', 'Windows', 'desktop', k
     FROM generate_series(1, ${referrers}::int) AS k`;
   if (bots > 0) {
-    await db.exec`
+    await urlDb.exec`
       INSERT INTO link_clicks_hourly (code, hour, bot, referrer, country, browser, os, device, clicks)
       VALUES (${code}, ${hour}, true, 'direct', 'unknown', 'curl', 'unknown', 'bot', ${bots})`;
   }
@@ -33,10 +33,10 @@ describe("rolling hours up into days", () => {
     const before = await clickAnalytics(["roll01"], range);
 
     expect(await rollUpClickAnalytics(now)).toBe(2 * 61 + 1); // the old rows of both links, none of the recent ones
-    const hourly = await db.queryAll<{ hour: Date }>`SELECT DISTINCT hour FROM link_clicks_hourly WHERE code = 'roll01'`;
+    const hourly = await urlDb.queryAll<{ hour: Date }>`SELECT DISTINCT hour FROM link_clicks_hourly WHERE code = 'roll01'`;
     expect(hourly.map((r) => r.hour)).toEqual([recent]);
 
-    const days = await db.queryAll<{ dimension: string; value: string; humans: number; bots: number }>`
+    const days = await urlDb.queryAll<{ dimension: string; value: string; humans: number; bots: number }>`
       SELECT dimension, value, humans::int, bots::int FROM link_clicks_daily WHERE code = 'roll01' ORDER BY dimension, value`;
     const all = days.filter((d) => d.dimension === "all");
     expect(all).toEqual([{ dimension: "all", value: "", humans: 2 * ((60 * 61) / 2), bots: 10 }]);
@@ -70,7 +70,7 @@ describe("rolling hours up into days", () => {
     await rollUpClickAnalytics(now);
     await seedHour("roll03", hour, 2, 4); // a journal replayed late
     await rollUpClickAnalytics(now);
-    const all = await db.queryRow<{ humans: number; bots: number }>`
+    const all = await urlDb.queryRow<{ humans: number; bots: number }>`
       SELECT humans::int, bots::int FROM link_clicks_daily WHERE code = 'roll03' AND dimension = 'all'`;
     expect(all).toEqual({ humans: 6, bots: 4 });
   });

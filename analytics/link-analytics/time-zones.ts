@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { urlDb } from "../url-db";
 
 /**
  * The time zones PostgreSQL knows, which does the bucketing: its names, not Node's,
@@ -8,7 +8,7 @@ let names: Promise<Set<string>> | undefined;
 
 export async function knownTimeZone(tz: string): Promise<boolean> {
   if (tz === "UTC") return true;
-  names ??= db
+  names ??= urlDb
     .queryAll<{ name: string }>`SELECT name FROM pg_timezone_names`
     .then((rows) => new Set(rows.map((r) => r.name)))
     .catch((err: unknown) => {

@@ -1,20 +1,20 @@
 import { APIError } from "encore.dev/api";
-import { passwordHashOf, requireLinkPassword, type LinkCaller } from "../link-access/password-links";
-import { db } from "../db";
+import { requireLinkPassword, type LinkCaller } from "../../link-access/password-links";
+import { urlDb } from "../url-db";
 
 /** What decides who may read a link's analytics. */
 export interface AccessRow {
   code: string;
   created_by: string | null;
-  has_password: boolean;
+  password_hash: string | null;
   deleted_at: Date | null;
   disabled_at: Date | null;
 }
 
 /** The link's row as access to its analytics needs it, or null when no link has the code. */
 export function accessRow(code: string): Promise<AccessRow | null> {
-  return db.queryRow<AccessRow>`
-    SELECT code, created_by, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at FROM urls WHERE code = ${code}`;
+  return urlDb.queryRow<AccessRow>`
+    SELECT code, created_by, password_hash, deleted_at, disabled_at FROM urls WHERE code = ${code}`;
 }
 
 /**
@@ -28,8 +28,7 @@ export async function readableAnalytics(row: AccessRow | null, caller: LinkCalle
   if (row === null) throw APIError.notFound("url not found");
   if (row.created_by === null) {
     if (row.deleted_at !== null || row.disabled_at !== null) throw APIError.notFound("url not found");
-    // The hash is read only when needed, by the password check.
-    if (row.has_password) await requireLinkPassword(row.code, { createdBy: null, passwordHash: await passwordHashOf(row.code) }, caller);
+    await requireLinkPassword(row.code, { createdBy: null, passwordHash: row.password_hash }, caller);
     return row;
   }
   if (caller.userID === undefined) throw APIError.unauthenticated("sign in to read this link's analytics: it belongs to an account");
