@@ -50,7 +50,7 @@ describe("the development dashboard", () => {
     expect(await page.evaluate<string>("document.cookie")).toBe(""); // HttpOnly: no script on any page reads it
   });
 
-  test("the catalog lists the services, POST /shorten under url", async () => {
+  test("the catalog lists the services, POST /shorten under links", async () => {
     const { page } = browser;
     await open(page, "");
     const row = page.locator('[data-testid="service-links"] [data-endpoint="links.shorten"]');
@@ -82,7 +82,7 @@ describe("the development dashboard", () => {
     await screenshot(page, "endpoint");
 
     const row = traces.locator(`[data-testid="trace-row"][data-trace-id="${traceId}"]`);
-    await expect.poll(() => row.textContent()).toMatch(/url\.shorten.*POST\s*\/shorten.*200/);
+    await expect.poll(() => row.textContent()).toMatch(/links\.shorten.*POST\s*\/shorten.*200/);
     expect(await row.getAttribute("class")).toBe("fresh"); // it came over the event stream
     expect(reloaded).toBe(false);
     await screenshot(traces, "traces");
@@ -111,19 +111,19 @@ describe("the development dashboard", () => {
     await screenshot(page, "trace");
   });
 
-  test("the flow diagram shows url publishing to url-shortened, which analytics subscribes to", async () => {
+  test("the flow diagram shows links publishing to url-shortened, which analytics subscribes to", async () => {
     const { page } = browser;
     await open(page, "#/flow");
     const flow = page.getByTestId("flow");
     await flow.waitFor();
-    const publishes = flow.locator('[data-edge="service:url->topic:url-shortened"]');
+    const publishes = flow.locator('[data-edge="service:links->topic:url-shortened"]');
     const subscribes = flow.locator('[data-edge="topic:url-shortened->service:analytics"]');
     expect(await publishes.getAttribute("data-kind")).toBe("publishes");
     expect(await subscribes.getAttribute("data-kind")).toBe("subscribes");
     expect(await subscribes.textContent()).toContain("track-analytics");
     await screenshot(page, "flow");
-    await flow.locator('[data-node-id="service:url"]').click();
-    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/services/url");
+    await flow.locator('[data-node-id="service:links"]').click();
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/services/links");
   });
 
   test("the cron page runs a job now and shows it succeeded, with its trace", async () => {
@@ -176,7 +176,7 @@ describe("the development dashboard", () => {
     const { page } = browser;
     await open(page, "#/pubsub");
     const topic = page.getByTestId("topic-url-shortened");
-    await expect.poll(() => topic.textContent()).toContain("url");
+    await expect.poll(() => topic.textContent()).toContain("links");
     await expect.poll(() => topic.getByTestId("subscription-track-analytics").textContent()).toContain("analytics");
     await screenshot(page, "pubsub");
   });
