@@ -1,10 +1,9 @@
 import { APIError } from "encore.dev/api";
-import log from "encore.dev/log";
-import { url } from "~encore/clients";
 import { linkLimits } from "../../limits/links";
 import { passwords } from "../../passwords/passwords";
 import { db } from "../db";
 import { checkTarget } from "../shortening/target";
+import { evictNow } from "./cache-eviction";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
@@ -70,16 +69,4 @@ export async function applyChanges(code: string, userID: string, changes: LinkCh
   // reaches its cache a moment after the commit, after this request may have been answered.
   await evictNow(code);
   return true;
-}
-
-/**
- * Asks the url service to drop `code` from its cache now. A failed call is logged, not
- * answered: the change is committed, and the trigger's notification evicts it a moment later.
- */
-export async function evictNow(code: string): Promise<void> {
-  try {
-    await url.evictCachedLink({ code });
-  } catch (err) {
-    log.warn(err, "evicting a changed link from the url service's cache failed; its notification follows", { code });
-  }
 }

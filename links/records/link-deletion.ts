@@ -4,7 +4,7 @@ import { linksConfig } from "../links-config";
 import { db } from "../db";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
-import { evictNow } from "./link-changes";
+import { evictNow } from "./cache-eviction";
 
 /**
  * Soft-deletes the caller's link unless it is deleted already; resolves false when no row
