@@ -2,11 +2,11 @@
 // The app is genuine Encore.ts and the runtime is a package of its own: these rules
 // keep each side off the other's internals and keep every module graph acyclic.
 
-/** The app's services: folders with an encore.service.ts, each of which may be deployed on its own. */
-const serviceNames = ["url", "links", "urlb", "analytics", "auth", "users", "orders", "moderation", "web"];
-
-/** The app's shared code: folders with no encore.service.ts, loaded by every service that imports them. */
-const sharedNames = ["limits", "access", "passwords", "link-rules", "pg-notify", "link-access", "visitors"];
+/**
+ * The app's services (folders with an encore.service.ts, each of which may be deployed on its
+ * own) and its shared code (folders without one, loaded by every service that imports them).
+ */
+const { services: serviceNames, shared: sharedNames } = require("./tools/app-folders.cjs");
 
 /** A service folder's name, as group 1 of a path pattern. */
 const services = `(${serviceNames.join("|")})`;

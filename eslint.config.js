@@ -1,9 +1,10 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+// The Encore app: its service folders and its shared code, from tsconfig.json.
+import appFolderLists from "./tools/app-folders.cjs";
 
-// The Encore app: its service folders and its shared code (limits/, access/, passwords/), as .dependency-cruiser.cjs lists them.
-const appFolders = ["url", "urlb", "analytics", "auth", "users", "orders", "moderation", "links", "web", "limits", "access", "passwords", "link-rules", "pg-notify", "link-access", "visitors"];
+const { appFolders } = appFolderLists;
 
 // Graphile Worker is a dev dependency for bench:pubsub to measure the SQL provider against; nothing else may use it.
 const benchOnly = { name: "graphile-worker", message: "Graphile Worker is only bench:pubsub's point of comparison (bench/)" };
@@ -23,6 +24,12 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx,js,mjs}"],
     ignores: ["bench/**"],
     rules: { "no-restricted-imports": ["error", { paths: [benchOnly] }] },
+  },
+  {
+    // CommonJS on purpose: dependency-cruiser loads its configuration with require().
+    files: ["**/*.cjs"],
+    languageOptions: { globals: { ...globals.commonjs } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     // The web front end and the development dashboard's page run in the browser.

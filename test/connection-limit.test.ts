@@ -21,7 +21,7 @@ const env = {
   DATABASE_CONNECT_TIMEOUT_MS: "30000",
   // Each click written before its lookup is answered. Batched, a flush waits in url's pool
   // of 2 behind dozens of queries, and on a loaded machine can outlast the 2 s a stats read
-  // waits for a flush before it answers 503 by design (url/click-counting/counter.ts): a figure of
+  // waits for a flush before it answers 503 by design (click-counter/counter.ts): a figure of
   // this machine's load, not of the connection bound this test is about.
   CLICK_FLUSH_INTERVAL_MS: "0",
 };

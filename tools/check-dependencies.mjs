@@ -5,7 +5,10 @@
 // but counts every file of a folder, tests included, and a rule at that scope matches on
 // folder names alone; so the pairs are counted here, from the same result.
 import { format } from "dependency-cruiser";
+import { createRequire } from "node:module";
 import { text } from "node:stream/consumers";
+
+const { appFolders } = createRequire(import.meta.url)("./app-folders.cjs");
 
 /**
  * Not counted: a test sits beside what it tests and may drive a neighbour to do so, and no
@@ -62,6 +65,11 @@ const result = JSON.parse(await text(process.stdin));
 const rules = await format(result, { outputType: "err-long" });
 process.stdout.write(rules.output);
 
+// package.json names the folders to cruise; one it forgets would have no walls, silently.
+const cruised = new Set(result.modules.map((module) => module.source.split("/")[0]));
+const unchecked = appFolders.filter((folder) => !cruised.has(folder));
+for (const folder of unchecked) console.log(`\n  error unchecked-folder: ${folder}/ is in tsconfig.json but lint:deps (package.json) does not cruise it`);
+
 const pairs = twoWayPairs(folderImports(result.modules));
 for (const { from, to, forth, back } of pairs) {
   console.log(`\n  error one-way-folders: ${from} ⇄ ${to}\n    ${forth}\n    ${back}`);
@@ -72,4 +80,4 @@ if (pairs.length > 0) {
       "\n  so each folder can be read, tested and moved with what it imports and none of what imports it: move what both use to one side.\n",
   );
 }
-process.exitCode = rules.exitCode > 0 || pairs.length > 0 ? 1 : 0;
+process.exitCode = rules.exitCode > 0 || pairs.length > 0 || unchecked.length > 0 ? 1 : 0;

@@ -1,4 +1,4 @@
-import { clickKey, codeOfKey, detailsOfKey } from "./click-keys";
+import { clickKey, codeOfKey, detailsOfKey } from "../../click-counter/click-keys";
 import { decodeDetails, encodeDetails } from "../../visitors/dimensions";
 
 /** Rows of link_clicks_hourly to add to: each a click key (code and details) and its clicks. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { clickKey } from "./click-keys";
+import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
 import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
 import { addClickAnalytics, rowsPerHour, valuesPerHour } from "./store";

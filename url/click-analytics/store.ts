@@ -1,5 +1,5 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
-import { clickKey } from "./click-keys";
+import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
 import { hourOf } from "../../visitors/dimensions";
 import { hourlyRows } from "./rows";

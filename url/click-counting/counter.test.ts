@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { db } from "../db";
 import { links } from "~encore/clients";
-import { CommitUnknown, type ClickWriter } from "./batches";
-import { ClickCounter, type Keeper } from "./counter";
+import { CommitUnknown, type ClickWriter } from "../../click-counter/batches";
+import { ClickCounter, type Keeper } from "../../click-counter/counter";
 import { clickWriter } from "./store";
 
 async function storedClicks(code: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import log from "encore.dev/log";
-import { ClickCounter } from "./counter";
-import { ClickJournal } from "./journal";
+import { ClickCounter } from "../../click-counter/counter";
+import { ClickJournal } from "../../click-counter/journal";
 import { replayJournals } from "./replay";
 import { clickWriter, registerWriter } from "./store";
 import { urlConfig } from "../config/url-config";

@@ -11,9 +11,9 @@ import { describe, expect, test } from "vitest";
 import { db } from "../db";
 import { links } from "~encore/clients";
 import { encodeDetails, hourOf } from "../../visitors/dimensions";
-import { CommitUnknown, type ClickWriter } from "./batches";
-import { ClickCounter } from "./counter";
-import { ClickJournal, readJournal } from "./journal";
+import { CommitUnknown, type ClickWriter } from "../../click-counter/batches";
+import { ClickCounter } from "../../click-counter/counter";
+import { ClickJournal, readJournal } from "../../click-counter/journal";
 import { replayJournals } from "./replay";
 import { clickWriter, registerWriter } from "./store";
 

@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import log from "encore.dev/log";
-import { codeOfKey } from "../click-analytics/click-keys";
-import { journalsIn, readJournal, type JournalFile } from "./journal";
-import { isRunning } from "./owner";
+import { codeOfKey } from "../../click-counter/click-keys";
+import { journalsIn, readJournal, type JournalFile } from "../../click-counter/journal";
+import { isRunning } from "../../click-counter/owner";
 import { replayBatches } from "./store";
 
 /** First wait before trying again while the database cannot take a replay; doubled up to a minute. */

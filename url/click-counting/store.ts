@@ -1,7 +1,7 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
 import { db } from "../db";
 import { addClickAnalytics } from "../click-analytics/store";
-import { clicksPerCode, CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "./batches";
+import { clicksPerCode, CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "../../click-counter/batches";
 
 /** Batches below this many codes are planned as index lookups without help. */
 const smallBatch = 100;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { randomUUID } from "node:crypto";
-import { ClickCounter } from "../click-counting/counter";
+import { ClickCounter } from "../../click-counter/counter";
 import { clickWriter } from "../click-counting/store";
 import { db } from "../db";
 import { links } from "~encore/clients";

@@ -1,7 +1,7 @@
 import { cargo } from "async";
 import { APIError } from "encore.dev/api";
 import { LRUCache } from "lru-cache";
-import type { ClickCounter } from "../click-counting/counter";
+import type { ClickCounter } from "../../click-counter/counter";
 import { db } from "../db";
 
 /** A link as GET /:code/stats shows it, clicks being stored plus pending. */

@@ -3,7 +3,7 @@ import log from "encore.dev/log";
 import { describe, expect, test, vi } from "vitest";
 import { urlCache } from "../link-cache/cache";
 import { urlNotifications } from "../link-cache/notifications";
-import { ClickCounter } from "../click-counting/counter";
+import { ClickCounter } from "../../click-counter/counter";
 import { clickWriter } from "../click-counting/store";
 import { cleanupStaleUrls } from "../cleanup";
 import { clickCounter } from "../click-counting/instance";

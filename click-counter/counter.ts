@@ -1,5 +1,5 @@
 import log from "encore.dev/log";
-import { codeOfKey, internedClickKey } from "../click-analytics/click-keys";
+import { codeOfKey, internedClickKey } from "./click-keys";
 import { addCounts, clicksPerCode, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
@@ -50,7 +50,7 @@ interface InFlight {
  *   stopped answering), what is not stored goes to a journal on local disk,
  *   appended and fsynced every interval, and is retried every interval (at least
  *   100 ms apart); a process that dies meanwhile leaves the journal to be replayed
- *   at the next start (replay.ts). The journal goes once everything is stored.
+ *   at the next start (the writer's owner replays it: journal.ts). The journal goes once everything is stored.
  * - A click whose link no longer exists when it is written (deleted) is lost:
  *   counted in `lostClicks` and logged, never dropped silently.
  * - `stop()` writes everything and switches to writing each click before answering;

@@ -24,7 +24,7 @@ const defaultRewriteAboveBytes = 1 << 20;
  * them: one line of JSON per record, `{"seq": n, "clicks": {code: count}}`, each
  * appended and fsynced before it counts as kept. A record belongs to the batch
  * numbered `seq`, so a replay stores exactly the records above the writer's `seq`
- * in the database (url/click-counting/store.ts). A line cut short by a crash is
+ * in the database (ClickWriter, batches.ts). A line cut short by a crash is
  * ignored: its clicks were never reported kept.
  *
  * Created at the first record, removed once everything in it is stored; an app

@@ -1,5 +1,5 @@
 // Click keys: a code, then a tab and the click's details when it has any. The click counter
-// counts clicks per key (click-counting/batches.ts); the analytics rows are made from them.
+// counts clicks per key (batches.ts); the analytics rows are made from them.
 
 /** The key clicks of `code` with `details` are counted under. */
 export function clickKey(code: string, details: string | undefined): string {

@@ -1,11 +1,10 @@
 // What the click counter, its journal and its writer pass between them.
-import { codeOfKey } from "../click-analytics/click-keys";
+import { codeOfKey } from "./click-keys";
 
 /**
  * Clicks per click key: a code, then a tab and the click's details when it has any
  * (what the link's analytics record of it, visitors/dimensions.ts; keys are made
- * and read by ../click-analytics/click-keys.ts). Clicks of
- * one code with the same details share a key, so a batch's size grows with the codes
+ * and read by click-keys.ts). Clicks of one code with the same details share a key, so a batch's size grows with the codes
  * and details seen, not with the clicks.
  */
 export type Counts = Map<string, number>;
