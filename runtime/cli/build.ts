@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { appRoot } from "../internal/config/app-root.ts";
 import { generate } from "../internal/codegen/generate.ts";
 import { ParseError } from "../internal/parser/mod.ts";
-import { copyRuntimeFiles, runtimeDependencies, writeDockerfile, writeManifest } from "./deploy-folder.ts";
+import { copyRuntimeFiles, deployRequirements, runCommand, runtimeDependencies, writeDockerfile, writeManifest } from "./deploy-folder.ts";
 import { runtimePackagesForDeploy } from "./runtime-packages.mjs";
 import { bundleServer } from "./server-bundle.ts";
 
@@ -22,11 +22,14 @@ try {
   copyRuntimeFiles(appRoot, out, meta);
   const dependencies = runtimeDependencies(appRoot, metafile, runtimePackages.aliases);
   writeManifest(out, appName(), dependencies);
-  writeDockerfile(out);
+  const requirements = deployRequirements(meta);
+  writeDockerfile(out, requirements);
   const shown = path.relative(process.cwd(), out) || ".";
+  const needed = ["DATABASE_URL", ...requirements.secrets.map((name) => `${name} (a secret)`), ...(requirements.buckets ? ["OBJECTS_SIGNING_KEY", "DATA_DIR (a volume) or OBJECTS_PROVIDER=s3"] : [])];
   console.log(`built ${shown}: server.mjs and ${Object.keys(dependencies).length} npm dependencies, production mode
+set in production: ${needed.join(", ")}
 run it:   cd ${shown} && npm install --omit=dev && DATABASE_URL=postgres://... node server.mjs
-or:       docker build -t my-app ${shown} && docker run -e DATABASE_URL=postgres://... -p 4000:4000 my-app
+or:       docker build -t my-app ${shown} && ${runCommand(requirements, "my-app")}
 under a process manager (systemd, pm2, a container), run node server.mjs itself, not npm start or npx:
 a SIGTERM sent to npm does not reach the server, which goes on running`);
 } catch (err) {

@@ -22,6 +22,8 @@ export interface RuntimeConfig {
   readonly databaseUrl: string | null;
   /** Where the embedded cluster and local files live. */
   readonly dataDir: string;
+  /** Whether DATA_DIR was set: production keeps local objects only in a folder it was told of. */
+  readonly dataDirSet: boolean;
   /** Prepended to every database name on the PostgreSQL server, so environments can share one. */
   readonly databaseNamePrefix: string;
   /** Connection limits and timeouts (DATABASE_*). */
@@ -70,6 +72,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     publicBaseUrl: parsePublicBaseUrl(env.PUBLIC_BASE_URL, port),
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     dataDir: path.resolve(appRoot, env.DATA_DIR?.trim() || ".data"),
+    dataDirSet: Boolean(env.DATA_DIR?.trim()),
     databaseNamePrefix: parseNamePrefix(env.DATABASE_NAME_PREFIX),
     sql: parseSqlConfig(env),
     logLevel: parseLogLevel(env.LOG_LEVEL),

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { config } from "../config/mod.ts";
+import { ConfigError, config } from "../config/mod.ts";
 import { rootLogger } from "../log/root.ts";
 import { appMeta } from "../meta/load.ts";
 import { ObjectsError } from "./errors.ts";
@@ -84,6 +84,16 @@ export async function stopObjects(): Promise<void> {
 function createLocalProvider(): LocalProvider {
   const cfg = config();
   const root = path.join(cfg.dataDir, "objects");
+  if (cfg.environmentType === "production" && !cfg.dataDirSet) {
+    // The default folder lies inside the app's own: in a container, objects would go with it,
+    // and a second instance would never see them.
+    throw new ConfigError(
+      "DATA_DIR",
+      `must be set in production for the local object store: objects would otherwise be kept in ${root}, ` +
+        "this machine's (or container's) own filesystem, lost with it and unseen by other instances. Set DATA_DIR " +
+        "to a volume every instance mounts, or OBJECTS_PROVIDER=s3 with OBJECTS_S3_* for S3-compatible storage",
+    );
+  }
   const { key, generatedAt } = signingKey(cfg, root);
   if (generatedAt) {
     rootLogger().warn({ file: generatedAt }, "OBJECTS_SIGNING_KEY is not set: generated a key to sign object URLs; set it in production");
