@@ -21,6 +21,10 @@ const browserTests = ["frontend/test/*.browser.test.ts", "runtime/dashboard/test
 // database or NATS stops, SIGTERM and SIGKILL, 10,000 generated hostile requests. Minutes,
 // a nats-server of its own, and figures for the README: a run of its own, not part of npm test.
 const faultTests = "test/faults/**/*.faults.test.ts";
+// The container image (npm run test:docker): built from this tree and from the previous
+// release, run as replicas behind nginx on the machine's PostgreSQL, NATS and Redis. It
+// needs a Docker engine and minutes of image builds: a run of its own, not part of npm test.
+const dockerTests = "test/docker/**/*.docker.test.ts";
 
 const projects: TestProjectInlineConfiguration[] = [
   {
@@ -28,7 +32,7 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: serverName,
       include: ["**/*.test.ts"],
-      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, needsRedis, fixtureApps, faultTests, ...browserTests],
+      exclude: ["**/node_modules/**", "**/testdata/**", "encore.gen/**", needsNats, needsRedis, fixtureApps, faultTests, dockerTests, ...browserTests],
     },
   },
 ];
@@ -58,6 +62,14 @@ if (process.env.TEST_BROWSER) {
 if (process.env.TEST_FAULTS) {
   // One case at a time: each measures load, and a fault of one would disturb another's figures.
   projects.push({ extends: true, test: { name: "faults", include: [faultTests], fileParallelism: false } });
+}
+
+if (process.env.TEST_DOCKER) {
+  // One file at a time: each runs replicas and a proxy on this machine's ports and databases.
+  projects.push({
+    extends: true,
+    test: { name: "docker", include: [dockerTests], globalSetup: ["test/docker/support/global-setup.ts"], fileParallelism: false, hookTimeout: 600_000 },
+  });
 }
 
 export default defineConfig({
