@@ -25,7 +25,7 @@ try {
   const requirements = deployRequirements(meta);
   writeDockerfile(out, requirements);
   const shown = path.relative(process.cwd(), out) || ".";
-  const needed = ["DATABASE_URL", ...requirements.secrets.map((name) => `${name} (a secret)`), ...(requirements.buckets ? ["OBJECTS_SIGNING_KEY", "DATA_DIR (a volume) or OBJECTS_PROVIDER=s3"] : [])];
+  const needed = ["DATABASE_URL", ...requirements.secrets.map((name) => `${name} (a secret)`), ...(requirements.buckets ? ["for objects, OBJECTS_SIGNING_KEY and DATA_DIR (a volume) or OBJECTS_PROVIDER=s3 and OBJECTS_S3_*"] : [])];
   console.log(`built ${shown}: server.mjs and ${Object.keys(dependencies).length} npm dependencies, production mode
 set in production: ${needed.join(", ")}
 run it:   cd ${shown} && npm install --omit=dev && DATABASE_URL=postgres://... node server.mjs
