@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
 
 /**
  * A process, as its journal names it: enough to tell, at a later start, whether
@@ -9,6 +10,8 @@ import { readFileSync } from "node:fs";
  */
 export interface Owner {
   readonly pid: number;
+  /** The host name (a container's own in a container); absent in journals written before it was recorded. */
+  readonly host?: string;
   /** Linux: /proc/sys/kernel/random/boot_id; absent elsewhere. */
   readonly boot?: string;
   /** Linux: field 22 of /proc/<pid>/stat; absent elsewhere. */
@@ -18,11 +21,21 @@ export interface Owner {
 export function currentOwner(): Owner {
   const boot = readOrUndefined("/proc/sys/kernel/random/boot_id")?.trim();
   const started = startTime(process.pid);
-  return boot && started ? { pid: process.pid, boot, started } : { pid: process.pid };
+  const host = hostname();
+  return boot && started ? { pid: process.pid, host, boot, started } : { pid: process.pid, host };
 }
 
 /**
- * Whether `owner` still runs. A journal with this process's own pid was left by an
+ * Whether `owner` ran on another host: another machine, or another container sharing the
+ * folder (each container has process ids of its own: two replicas are both pid 1). Whether
+ * it still runs cannot be told from here, so its journal waits for a process on that host.
+ */
+export function ofAnotherHost(owner: Owner): boolean {
+  return owner.host !== undefined && owner.host !== hostname();
+}
+
+/**
+ * Whether `owner`, on this host (ofAnotherHost), still runs. A journal with this process's own pid was left by an
  * earlier process that had the same pid (this one has not written its own yet), so
  * that one is gone. Elsewhere than Linux a reused pid reads as alive: its journal is
  * then left for a later start, never replayed while its owner might still write it.

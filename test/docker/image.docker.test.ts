@@ -29,8 +29,8 @@ beforeAll(async () => {
   const [proxyPort, aPort, bPort] = [await freePort(), await freePort(), await freePort()];
   env = replicaEnv(s, prefix, `http://127.0.0.1:${proxyPort}`);
   // One at a time: the first migrates, the second finds the databases ready.
-  a = await startReplica({ image: current, name: names[0]!, port: aPort, volume, env });
-  b = await startReplica({ image: current, name: names[1]!, port: bPort, volume, env });
+  a = await startReplica({ image: current, name: names[0]!, hostname: "replica-a", port: aPort, volume, env });
+  b = await startReplica({ image: current, name: names[1]!, hostname: "replica-b", port: bPort, volume, env });
   proxy = await startProxy(proxyPort, [aPort, bPort]);
 }, 180_000);
 

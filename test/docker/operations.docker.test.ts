@@ -53,16 +53,16 @@ async function analyticsTotals(at: string, code: string): Promise<unknown> {
   return ((await res.json()) as { totals: unknown }).totals;
 }
 
-/** Stops `old` (SIGTERM: it drains and writes its clicks) and starts `image` in its place, at its port. */
-async function replace(old: Replica, name: string, image: string): Promise<Replica> {
+/** Stops `old` (SIGTERM: it drains and writes its clicks) and starts `image` in its place: its port and host name. */
+async function replace(old: Replica, hostname: string, name: string, image: string): Promise<Replica> {
   expect(await stopReplica(old.name)).toBe(0);
-  return startReplica({ image, name, port: old.port, volume, env });
+  return startReplica({ image, name, hostname, port: old.port, volume, env });
 }
 
 describe("a rolling upgrade from the previous release", () => {
   test("under load, replicas replaced one at a time: no failed request, every click counted once, migrations run once", async () => {
-    const oldA = await startReplica({ image: previous, name: names[0]!, port: ports[1]!, volume, env });
-    const oldB = await startReplica({ image: previous, name: names[1]!, port: ports[2]!, volume, env });
+    const oldA = await startReplica({ image: previous, name: names[0]!, hostname: "replica-a", port: ports[1]!, volume, env });
+    const oldB = await startReplica({ image: previous, name: names[1]!, hostname: "replica-b", port: ports[2]!, volume, env });
     proxy = await startProxy(ports[0]!, [ports[1]!, ports[2]!]);
 
     for (let i = 0; i < 5; i++) {
@@ -73,9 +73,9 @@ describe("a rolling upgrade from the previous release", () => {
 
     const load = clickLoad(proxy.url, codes);
     await sleep(3000);
-    const newA = await replace(oldA, names[2]!, current);
+    const newA = await replace(oldA, "replica-a", names[2]!, current);
     await sleep(3000);
-    const newB = await replace(oldB, names[3]!, current);
+    const newB = await replace(oldB, "replica-b", names[3]!, current);
     await sleep(3000);
     const tally = await load.stop();
 
@@ -106,7 +106,7 @@ describe("backup and restore", () => {
     await restore(s.databaseUrl, dumps, (name) => restoredPrefix + name.slice(prefix.length));
 
     const restoredEnv = { ...env, DATABASE_NAME_PREFIX: restoredPrefix, CRON: "off" };
-    const restored = await startReplica({ image: current, name: names[4]!, port: await freePort(), volume, env: restoredEnv });
+    const restored = await startReplica({ image: current, name: names[4]!, hostname: "replica-restored", port: await freePort(), volume, env: restoredEnv });
     // Nothing left to migrate: the backup holds the migrated schema.
     expect(await logsOf(restored.name)).not.toMatch(/"migrations applied"/);
     for (const code of codes) {

@@ -189,6 +189,18 @@ describe("the click journal", () => {
     expect(existsSync(stranger)).toBe(true);
   });
 
+  test("a journal of another host (a container sharing the folder, whose pid 1 is not ours) is left alone, whatever its pid", async () => {
+    const { code } = await links.shorten({ url: "https://journal.example/other-host" });
+    const writer = randomUUID();
+    await registerWriter(writer);
+    const file = path.join(dir, `clicks-${writer}.journal`);
+    // Our own pid, which alone would read as a dead earlier process of this host.
+    writeFileSync(file, `${JSON.stringify({ clickJournal: 1, writer, owner: { pid: process.pid, host: "another-container" } })}\n${JSON.stringify({ seq: 1, clicks: { [code]: 4 } })}\n`);
+    expect(await replay()).toBe(0);
+    expect(await storedClicks(code)).toBe(0);
+    expect(existsSync(file)).toBe(true);
+  });
+
   test("a record cut short by a crash is ignored; the complete ones are stored", async () => {
     const { code } = await links.shorten({ url: "https://journal.example/torn" });
     const writer = randomUUID();

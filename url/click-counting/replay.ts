@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import log from "encore.dev/log";
 import { codeOfKey } from "../../click-counter/click-keys";
 import { journalsIn, readJournal, type JournalFile } from "../../click-counter/journal";
-import { isRunning } from "../../click-counter/owner";
+import { isRunning, ofAnotherHost } from "../../click-counter/owner";
 import { replayBatches } from "./store";
 
 /** First wait before trying again while the database cannot take a replay; doubled up to a minute. */
@@ -23,7 +23,8 @@ export interface ReplayOptions {
 /**
  * Stores the clicks in journals that processes left behind when they died during a
  * database outage (a SIGKILL, a crash, or a stop past its deadline), then removes
- * the journals. A journal whose process still runs is its own business; one whose
+ * the journals. A journal whose process still runs is its own business, and so is one
+ * of another host (a container sharing the folder: its pids are not this host's); one whose
  * writer this database does not know is left in place (another database's, or
  * replayed already) and logged. While the database cannot take them, it tries again
  * with backoff (1 s, doubling, up to a minute), and stops once every journal is done.
@@ -56,6 +57,10 @@ export async function replayJournals(options: ReplayOptions, retryMs = firstRetr
 
 async function replayOne(journal: JournalFile, options: ReplayOptions): Promise<number> {
   const { writer, owner } = journal.header;
+  if (ofAnotherHost(owner)) {
+    log.warn("a click journal of another host: left for a process on that host to replay", { path: journal.path, writer, host: owner.host });
+    return 0;
+  }
   if (isRunning(owner)) return 0;
   const result = await replayBatches(writer, journal.records, options.writeTimeoutMs);
   if (!result) {

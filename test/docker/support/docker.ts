@@ -39,6 +39,11 @@ export interface ReplicaOptions {
   readonly port: number;
   /** The docker volume mounted at /app/.data, DATA_DIR: objects and click journals every replica shares. */
   readonly volume: string;
+  /**
+   * The container's host name: the replica's place behind the proxy, kept by the container
+   * that replaces it, which replays only click journals of its own host name.
+   */
+  readonly hostname: string;
   readonly env: Record<string, string>;
 }
 
@@ -46,7 +51,7 @@ export interface ReplicaOptions {
 export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   const env = { ...options.env, PORT: String(options.port), DATA_DIR: "/app/.data" };
   await docker(
-    "run", "--detach", "--name", options.name, "--network", "host", "--stop-timeout", "30",
+    "run", "--detach", "--name", options.name, "--hostname", options.hostname, "--network", "host", "--stop-timeout", "30",
     "--volume", `${options.volume}:/app/.data`,
     ...Object.entries(env).flatMap(([k, v]) => ["--env", `${k}=${v}`]),
     options.image,
