@@ -48,3 +48,31 @@ export function manageableRoles(role: WorkspaceRole): readonly WorkspaceRole[] {
 export function isWorkspaceRole(value: string): value is WorkspaceRole {
   return (workspaceRoles as readonly string[]).includes(value);
 }
+
+/** A record that may belong to a workspace: a link. */
+export interface WorkspaceRecord {
+  /** Null: an anonymous record, nobody's. */
+  readonly workspaceId: string | null;
+  readonly createdBy: string | null;
+}
+
+/** Why a caller may not act on a record, or null when they may. */
+export type RecordRefusal = "not-found" | "another-account" | "role" | null;
+
+/**
+ * Whether `userID`, whose role in the record's workspace is `role` (undefined: not a
+ * member), may do `action` to it. Each service asks the workspaces service for the role
+ * and answers the refusal its own way:
+ * - in the caller's personal workspace (its id is theirs): allowed;
+ * - anonymous, or in another account's personal workspace (whose id is its creator's):
+ *   "another-account", as before workspaces (403: GET /:code already tells the code exists);
+ * - in a team workspace the caller is not a member of: "not-found", so outsiders learn
+ *   nothing of a team's links;
+ * - a role that does not allow the action: "role" (403).
+ */
+export function refusalOf(record: WorkspaceRecord, userID: string, role: WorkspaceRole | undefined, action: WorkspaceAction): RecordRefusal {
+  if (record.workspaceId === null) return "another-account";
+  if (record.workspaceId === userID) return null;
+  if (role === undefined) return record.workspaceId === record.createdBy ? "another-account" : "not-found";
+  return mayDo(role, action) ? null : "role";
+}

@@ -7,6 +7,7 @@ import { exactClicks } from "./records/exact-clicks";
 import { linkView, toLink, type Link } from "./records/link-rows";
 import { recentClicks } from "./records/recent-clicks";
 import { requireScope } from "../access/scopes";
+import { roleIn } from "./records/workspace-access";
 
 export interface ListLinksRequest {
   /** Only links whose code, URL or title contains this text, in any case. */
@@ -21,6 +22,8 @@ export interface ListLinksRequest {
   limit?: Query<number & Min<1> & Max<100>>;
   /** Where to continue: the `nextCursor` of the previous page, with the same sort. */
   cursor?: Query<string>;
+  /** The workspace whose links to list, one the caller belongs to; by default their personal one. */
+  workspaceId?: Query<string & MaxLen<64>>;
 }
 
 /** A link as listed: with its recent clicks, for a sparkline. */
@@ -41,17 +44,23 @@ export interface ListLinksResponse {
 
 const defaultLimit = 20;
 
-/** The signed-in user's links, searched, filtered and sorted, a page at a time. Read-only: it publishes nothing. */
+/**
+ * A workspace's links (by default the caller's personal workspace's), searched, filtered and
+ * sorted, a page at a time: any member may list them; a team workspace the caller is not in
+ * is 404. Read-only: it publishes nothing.
+ */
 export const listLinks = api(
   { expose: true, auth: true, method: "GET", path: "/links" },
-  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor }: ListLinksRequest): Promise<ListLinksResponse> => {
+  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId }: ListLinksRequest): Promise<ListLinksResponse> => {
     requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
+    const workspace = workspaceId ?? user.userID;
+    if ((await roleIn(workspace, user.userID)) === undefined) throw APIError.notFound("workspace not found");
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);
     const view = linkView();
     const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now) };
-    const rows = await listLinkRows(user.userID, search);
+    const rows = await listLinkRows(workspace, search);
     const page = rows.slice(0, limit);
     // The cursor keeps the stored count the page was sorted by; the links show exact clicks.
     const last = page.at(-1);

@@ -5,12 +5,14 @@ import { removeQrImage, retireLink } from "./records/link-deletion";
 import { linkRow } from "./records/link-reads";
 import { exactClicks } from "./records/exact-clicks";
 import { linkView, toLink, type Link } from "./records/link-rows";
-import { ownChangeableLink, ownLink, ownUndeletedLink } from "./records/owner";
+import { changeableLink, deletableLink, readableLink } from "./records/owner";
 import { refuseBannedHost } from "./moderation/host-check";
 import { requireScope } from "../access/scopes";
 
-// One link, by its owner: read, change, delete. Another account's link is 403
-// permission_denied, a code no link has 404 "url not found".
+// One link, by the members of its workspace: any member reads it, owners, admins and members
+// change and delete it (access/workspace-roles.ts). Another account's link is 403
+// permission_denied; a code no link has, or a link of a team workspace the caller is not
+// in, 404 "url not found".
 
 interface LinkParams {
   /** The link's code, exactly as answered. */
@@ -45,9 +47,9 @@ export const updateLink = api(
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
     if (changes.url !== undefined) await refuseBannedHost(changes.url);
-    ownChangeableLink(await linkRow(code), userID);
+    const link = await changeableLink(await linkRow(code), userID);
     // Deleted or disabled since it was read: the second read says which.
-    if (!(await applyChanges(code, userID, changes))) ownChangeableLink(await linkRow(code), userID);
+    if (!(await applyChanges(code, link.workspace_id!, changes))) await changeableLink(await linkRow(code), userID);
     return readOwnLink(code, userID);
   },
 );
@@ -62,9 +64,9 @@ export const deleteLink = api(
   async ({ code }: LinkParams): Promise<void> => {
     requireScope("links:write");
     const userID = getAuthData()!.userID;
-    ownUndeletedLink(await linkRow(code), userID);
-    // Deleted meanwhile by another request of the owner's: the second read says so.
-    if (!(await retireLink(code, userID))) ownUndeletedLink(await linkRow(code), userID);
+    const link = await deletableLink(await linkRow(code), userID);
+    // Deleted meanwhile by another request: the second read says so.
+    if (!(await retireLink(code, link.workspace_id!))) await deletableLink(await linkRow(code), userID);
     await removeQrImage(code);
   },
 );
@@ -72,6 +74,6 @@ export const deleteLink = api(
 /** With its clicks exact, as stats counts them (exact-clicks.ts). */
 async function readOwnLink(code: string, userID: string): Promise<Link> {
   const view = linkView();
-  const row = ownLink(await linkRow(code), userID);
+  const row = await readableLink(await linkRow(code), userID);
   return toLink(row, (await exactClicks([row])).get(row.code)!, view);
 }

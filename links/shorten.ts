@@ -4,6 +4,7 @@ import { addressKey } from "../limits/address";
 import { linksConfig } from "./links-config";
 import { createLink, type ShortenItem, type ShortenResponse } from "./records/create";
 import { requireScope } from "../access/scopes";
+import { workspaceForNewLinks } from "./records/workspace-access";
 
 export interface ShortenRequest extends ShortenItem {
   /**
@@ -12,6 +13,8 @@ export interface ShortenRequest extends ShortenItem {
    * (TRUST_PROXY=on), which sets it.
    */
   forwardedFor?: Header<"X-Forwarded-For">;
+  /** The workspace the link goes into (signed-in only): one the caller may write to; by default their personal one. */
+  workspaceId?: string;
 }
 
 /**
@@ -30,10 +33,11 @@ export interface ShortenRequest extends ShortenItem {
 export const shorten = api(
   // sensitive: the request may hold a link's password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/shorten", sensitive: true },
-  async ({ forwardedFor, ...item }: ShortenRequest): Promise<ShortenResponse> => {
+  async ({ forwardedFor, workspaceId, ...item }: ShortenRequest): Promise<ShortenResponse> => {
     requireScope("links:write");
     const user = getAuthData();
     if (!user && linksConfig.requireLoginToShorten) throw APIError.unauthenticated("sign in to shorten URLs");
-    return createLink(item, { address: addressKey(forwardedFor), userID: user?.userID });
+    const workspace = await workspaceForNewLinks(workspaceId, user?.userID);
+    return createLink(item, { address: addressKey(forwardedFor), userID: user?.userID }, undefined, workspace);
   },
 );

@@ -6,6 +6,8 @@ import { outboxRelay, type OutboxRow } from "./relay";
 export interface LinkDetails {
   /** The signed-in user who shortened it. */
   readonly createdBy: string | null;
+  /** The workspace it belongs to; null for an anonymous link. */
+  readonly workspaceId: string | null;
   readonly title: string | null;
   readonly description: string | null;
   readonly expiresAt: Date | null;
@@ -17,6 +19,7 @@ export interface LinkDetails {
 /** An anonymous link with no options. */
 export const plainLink: LinkDetails = Object.freeze({
   createdBy: null,
+  workspaceId: null,
   title: null,
   description: null,
   expiresAt: null,
@@ -61,13 +64,14 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const details = entries.map((e) => e.details);
   const rows = await db.queryAll<OutboxRow>`
     WITH stored AS (
-      INSERT INTO urls (code, original_url, created_by, title, description, expires_at, max_clicks, password_hash)
+      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
       SELECT * FROM unnest(
         ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${details.map((d) => d.createdBy)}::text[],
+        ${details.map((d) => d.workspaceId)}::text[],
         ${details.map((d) => d.title)}::text[], ${details.map((d) => d.description)}::text[],
         ${details.map((d) => d.expiresAt)}::timestamptz[], ${details.map((d) => d.maxClicks)}::int[],
         ${details.map((d) => d.passwordHash)}::text[])
-        AS drawn(code, original_url, created_by, title, description, expires_at, max_clicks, password_hash)
+        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).

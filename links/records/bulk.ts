@@ -26,9 +26,9 @@ export type BulkResult = ShortenResponse | BulkItemError;
  * at once, so the stores go together in the group commit's multi-row INSERTs (a few
  * round trips for 1,000 items, not 1,000). Answers in item order.
  */
-export async function createLinks(items: readonly ShortenItem[], creator: LinkCreator): Promise<BulkResult[]> {
+export async function createLinks(items: readonly ShortenItem[], creator: LinkCreator, workspaceId: string | null): Promise<BulkResult[]> {
   const hashPassword = hashesOfOneRequest();
-  return Promise.all(items.map((item) => createLink(item, creator, hashPassword).catch(itemError)));
+  return Promise.all(items.map((item) => createLink(item, creator, hashPassword, workspaceId).catch(itemError)));
 }
 
 /**

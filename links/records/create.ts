@@ -53,7 +53,7 @@ interface CheckedItem {
 }
 
 /** Every check of an item, before anything is counted or stored; throws the APIError of the first that fails. */
-export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: string): CheckedItem {
+export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: string, workspaceId: string | null = creator.userID ?? null): CheckedItem {
   if (item.alias !== undefined && creator.userID === undefined) throw APIError.unauthenticated("sign in to choose an alias");
   const target = checkTarget(item.url, baseUrl, linkLimits.config.deniedHosts);
   return {
@@ -62,6 +62,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
     password: item.password === undefined ? null : checkPassword(item.password),
     details: {
       createdBy: creator.userID ?? null,
+      workspaceId,
       title: item.title === undefined ? null : checkTitle(item.title),
       description: item.description === undefined ? null : checkDescription(item.description),
       expiresAt: item.expiresAt === undefined ? null : checkExpiresAt(item.expiresAt),
@@ -73,15 +74,17 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
 /**
  * Creates one link: checks it (a host an administrator banned too), counts it against the creator's link limits (limits/links.ts;
  * a refused item costs no budget, a stored one always does), hashes its password with
- * `hashPassword` and stores it under its alias or a fresh random code.
+ * `hashPassword` and stores it under its alias or a fresh random code, in `workspaceId`
+ * (workspace-access.ts decides which; by default the creator's personal one).
  */
 export async function createLink(
   item: ShortenItem,
   creator: LinkCreator,
   hashPassword: (password: string) => Promise<string> = passwords.hash,
+  workspaceId: string | null = creator.userID ?? null,
 ): Promise<ShortenResponse> {
   const baseUrl = appMeta().apiBaseUrl;
-  const checked = checkItem(item, creator, baseUrl);
+  const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
   await linkLimits.count(creator);
   const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password) };

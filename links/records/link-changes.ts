@@ -44,12 +44,12 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
 }
 
 /**
- * Applies checked changes to the caller's link, unless it is deleted or disabled meanwhile;
+ * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
  * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
  * every instance drops the code from its cache when this commits.
  */
-export async function applyChanges(code: string, userID: string, changes: LinkChangeFields): Promise<boolean> {
+export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time.
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
   const set = (value: unknown) => value !== undefined;
@@ -62,7 +62,7 @@ export async function applyChanges(code: string, userID: string, changes: LinkCh
       title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
       description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
       updated_at = now()
-    WHERE code = ${code} AND created_by = ${userID} AND deleted_at IS NULL AND disabled_at IS NULL
+    WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
     RETURNING id`;
   if (row === null) return false;
   // The url service answers the change from its very next request: the trigger's notification

@@ -7,17 +7,17 @@ import { qrCodes } from "../qr-codes";
 import { evictNow } from "./cache-eviction";
 
 /**
- * Soft-deletes the caller's link unless it is deleted already; resolves false when no row
+ * Soft-deletes the link of `workspaceId` unless it is deleted already; resolves false when no row
  * was changed. The row stays (its owner still reads its clicks, and its code stays taken);
  * the code goes into retired_codes in the same transaction, so the random draw never hands
  * it out again, even once the cleanup job removes the row. Setting deleted_at fires the
  * urls eviction trigger: every instance drops the code from its cache at the commit.
  */
-export async function retireLink(code: string, userID: string): Promise<boolean> {
+export async function retireLink(code: string, workspaceId: string): Promise<boolean> {
   await using tx = await db.begin();
   const row = await tx.queryRow`
     UPDATE urls SET deleted_at = now()
-    WHERE code = ${code} AND created_by = ${userID} AND deleted_at IS NULL
+    WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL
     RETURNING id`;
   if (row === null) return false; // rolled back as the transaction is disposed
   await tx.exec`INSERT INTO retired_codes (code) VALUES (${code}) ON CONFLICT DO NOTHING`;

@@ -28,16 +28,16 @@ const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: L
 };
 
 /**
- * A page of a user's links. The user's links come from urls_created_by_idx; the search and
- * the status are filters on them (a user's links are few enough). The status is decided on
+ * A page of a workspace's links. They come from urls_workspace_id_idx; the search and
+ * the status are filters on them (a workspace's links are few enough). The status is decided on
  * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
  * interval, 100 ms) may be listed as active while its status already says exhausted.
  */
-export function listLinkRows(userID: string, query: LinkListQuery): Promise<LinkRow[]> {
+export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise<LinkRow[]> {
   const { after, orderBy, position } = orders[query.sort];
   return db.rawQueryAll<LinkRow>(
     `SELECT ${linkColumns} FROM urls
-     WHERE created_by = $1 AND deleted_at IS NULL
+     WHERE workspace_id = $1 AND deleted_at IS NULL
        AND ($2::text IS NULL OR code ILIKE $2 ESCAPE '\\' OR original_url ILIKE $2 ESCAPE '\\' OR title ILIKE $2 ESCAPE '\\')
        AND ($3::text = 'all' OR ($3::text = 'active') = (
          disabled_at IS NULL
@@ -46,7 +46,7 @@ export function listLinkRows(userID: string, query: LinkListQuery): Promise<Link
        AND ($6::int[] IS NULL OR ${after})
      ORDER BY ${orderBy}
      LIMIT $5`,
-    userID,
+    workspaceId,
     query.q === undefined ? null : containsPattern(query.q),
     query.status,
     query.now,

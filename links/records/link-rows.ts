@@ -33,7 +33,7 @@ export interface Link {
  * ones, so a column added to Link is added once. The password hash never leaves SQL.
  */
 export const linkColumns = `id, code, original_url, title, description, clicks, created_at, updated_at,
-  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by`;
+  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by, workspace_id`;
 
 export interface LinkRow {
   id: number;
@@ -51,6 +51,7 @@ export interface LinkRow {
   deleted_at: Date | null;
   disabled_at: Date | null;
   created_by: string | null;
+  workspace_id: string | null;
 }
 
 /** How a row becomes a Link where it is answered. */
