@@ -5,6 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { analytics, links, users, workspaces } from "~encore/clients";
 import { apiKeyScopes } from "../access/scopes";
+import { db } from "./db";
 
 type Account = { id: string; email: string };
 const as = (user: Account) => ({
@@ -81,5 +82,16 @@ describe("a team workspace's links", () => {
     const codes = results.map((r) => ("code" in r ? r.code : ""));
     expect((await links.listLinks({ workspaceId: ws.id }, as(cy))).links.map((l) => l.code).sort()).toEqual([...codes].sort());
     await expect(links.bulkShorten({ items: [{ url: "https://bulk.example/3" }], workspaceId: ws.id }, as(cy))).rejects.toMatchObject({ code: "permission_denied" });
+  });
+});
+
+describe("links stored by an instance that knows nothing of workspaces", () => {
+  test("a signed-in user's link inserted without a workspace (the previous release, mid-upgrade) goes into their personal one", async () => {
+    const ada = await signUp();
+    const code = `pre${Date.now().toString(36)}`;
+    await db.exec`INSERT INTO urls (code, original_url, created_by) VALUES (${code}, 'https://old.example/release', ${ada.id})`;
+    expect((await links.listLinks({}, as(ada))).links.map((l) => l.code)).toEqual([code]);
+    const row = await db.queryRow<{ workspace_id: string | null }>`SELECT workspace_id FROM urls WHERE code = ${code}`;
+    expect(row!.workspace_id).toBe(ada.id);
   });
 });
