@@ -117,14 +117,14 @@ describe("app, catalog and flow", () => {
   test("the catalog has POST /shorten with its request type, field docs and doc comment", async () => {
     const { services, auth } = await get<Catalog>("/api/catalog");
     const links = services.find((s) => s.name === "links")!;
-    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url"] });
+    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url", "workspaces"] });
     const url = services.find((s) => s.name === "url")!;
     expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls"], buckets: [] });
-    expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
+    expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url", "workspaces"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
     const shorten = links.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^links\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
-    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual(["alias", "description", "expiresAt", "forwardedFor", "maxClicks", "password", "title", "url"]);
+    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual(["alias", "description", "expiresAt", "forwardedFor", "maxClicks", "password", "title", "url", "workspaceId"]);
     expect(shorten.request!.fields).toEqual(
       expect.arrayContaining([
         { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },
@@ -136,7 +136,7 @@ describe("app, catalog and flow", () => {
     expect(shorten.request!.type).toContain("/**\n     * The long URL: absolute http or https, at most 2048 characters.\n     */\n    url: string");
     expect(shorten.response).toContain("interface ShortenResponse {");
     expect(shorten.response).toContain("qrCodeUrl?: string");
-    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n {2}"url": "",\n/) });
+    expect(shorten.example).toEqual({ method: "POST", path: "/shorten", query: [], headers: { "x-forwarded-for": "" }, body: expect.stringMatching(/^\{\n {2}"workspaceId": "",\n {2}"url": "",\n/) });
     expect(JSON.parse(shorten.example.body!)).toMatchObject({ url: "", alias: "", maxClicks: 0, expiresAt: expect.stringMatching(/^\d{4}-/) });
     // Path parameters get a sample; query fields are filled.
     const topCodes = url.endpoints.find((e) => e.name === "topCodes")!;
@@ -330,7 +330,7 @@ describe("databases", () => {
     const url = databases.find((d) => d.name === "url")!;
     expect(url.service).toBe("url");
     expect(url.physicalName).toMatch(/url$/);
-    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql"]);
+    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql"]);
     expect(url.tables).toEqual(expect.arrayContaining([{ schema: "public", name: "urls", rowEstimate: expect.any(Number), sizeBytes: expect.any(Number) }]));
     expect(databases.find((d) => d.name === "orders")!.migrations.length).toBeGreaterThan(0); // drizzle-kit's layout
   });

@@ -17,6 +17,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "checkout",
   "healthz",
   "internal",
+  "invitations",
   "links",
   "livez",
   "me",
@@ -30,4 +31,5 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "url.cleanupStaleUrls",
   "links.sweepOutbox",
   "users",
+  "workspaces",
 ]);

@@ -61,10 +61,10 @@ describe("the real app", () => {
     });
   });
 
-  it("knows links publishes url-shortened and calls url, analytics subscribes to it and calls url, and urlb calls nobody", () => {
+  it("knows links publishes url-shortened and calls url and workspaces, analytics subscribes to it and calls both, and urlb calls nobody", () => {
     expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "links", publishers: ["links"] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));
     const calls = Object.fromEntries(meta.services.map((s) => [s.name, s.calls]));
-    expect(calls).toMatchObject({ analytics: ["url"], auth: ["users"], links: ["url"], moderation: ["links", "users"], urlb: [] });
+    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], urlb: [], workspaces: [] });
   });
 });
