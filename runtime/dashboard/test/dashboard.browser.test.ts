@@ -154,6 +154,7 @@ describe("the development dashboard", () => {
       "9_moderation.up.sqlapplied",
       "10_click_analytics.up.sqlapplied",
       "11_evict_on_disabled_reason.up.sqlapplied",
+      "12_link_workspaces.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
