@@ -1,8 +1,6 @@
 import { api } from "encore.dev/api";
 import type { WorkspaceRole } from "../access/workspace-roles";
-import { isUuid } from "./store/caller";
-import { roleOf } from "./store/member-rows";
-import { ensurePersonal } from "./store/workspace-rows";
+import { roleOfMember } from "./store/caller";
 
 export interface RoleInRequest {
   workspaceId: string;
@@ -22,9 +20,7 @@ export interface RoleInResponse {
 export const roleIn = api(
   { expose: false, method: "GET", path: "/internal/workspaces/:workspaceId/roles/:userId" },
   async ({ workspaceId, userId }: RoleInRequest): Promise<RoleInResponse> => {
-    if (!isUuid(workspaceId) || !isUuid(userId)) return {};
-    if (workspaceId.toLowerCase() === userId.toLowerCase()) await ensurePersonal(userId);
-    const role = await roleOf(workspaceId, userId);
+    const role = await roleOfMember(workspaceId, userId);
     return role === undefined ? {} : { role };
   },
 );

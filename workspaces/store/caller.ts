@@ -13,6 +13,16 @@ const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export const isUuid = (id: string) => uuidShape.test(id);
 
 /**
+ * `userId`'s role in `workspaceId`, their personal workspace made on first use; undefined
+ * when not a member, no such workspace, or an id that is not a UUID.
+ */
+export async function roleOfMember(workspaceId: string, userId: string): Promise<WorkspaceRole | undefined> {
+  if (!isUuid(workspaceId) || !isUuid(userId)) return undefined;
+  if (workspaceId.toLowerCase() === userId.toLowerCase()) await ensurePersonal(userId);
+  return roleOf(workspaceId, userId);
+}
+
+/**
  * The signed-in account, with a login token: workspaces and their members are managed by
  * the account itself, never by an API key (403). For `auth: true` endpoints.
  */
@@ -27,9 +37,7 @@ export function signedInAccount(action: string): string {
  * does not allow it, 403.
  */
 export async function memberAllowedTo(workspaceId: string, userId: string, action: WorkspaceAction): Promise<WorkspaceRole> {
-  if (!isUuid(workspaceId)) throw APIError.notFound("workspace not found");
-  if (workspaceId.toLowerCase() === userId.toLowerCase()) await ensurePersonal(userId);
-  const role = await roleOf(workspaceId, userId);
+  const role = await roleOfMember(workspaceId, userId);
   if (role === undefined) throw APIError.notFound("workspace not found");
   if (!mayDo(role, action)) throw APIError.permissionDenied(`a workspace ${role} cannot do this`);
   return role;
