@@ -71,14 +71,18 @@ export const linkAnalytics = api(
   },
 );
 
-/** The caller's click analytics across all their links (deleted ones included: their clicks happened). Read-only; limited as GET /:code/analytics. */
+/**
+ * The caller's click analytics across the links of their personal workspace (deleted ones
+ * included: their clicks happened); a team workspace's links are the team's, read one by
+ * one (or by tag) by its members. Read-only; limited as GET /:code/analytics.
+ */
 export const myClicks = api(
   { expose: true, auth: true, method: "GET", path: "/me/clicks" },
   async ({ forwardedFor, ...params }: RangeRequest): Promise<MyClicksResponse> => {
     requireScope("analytics:read");
     await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
-    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE created_by = ${getAuthData()!.userID}`;
+    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE workspace_id = ${getAuthData()!.userID}`;
     return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };
   },
 );

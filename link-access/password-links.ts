@@ -3,7 +3,8 @@ import { addressKey } from "../limits/address";
 import { linkPasswordIsRight } from "./password-checks";
 
 // What a password link hides, its target and its audience (stats, analytics), is shown
-// only to its owner signed in or to whoever gives its password, as GET /:code shows it.
+// only to the members of its workspace signed in (each surface asks the workspaces service
+// itself, before this) or to whoever gives its password, as GET /:code shows it.
 
 /** GET /:code's answer to a request without the password, which every other surface repeats. */
 export const needsPasswordMessage = "this link needs a password: send it in the X-Link-Password header";
@@ -21,19 +22,17 @@ export interface LinkCaller {
 
 /** A link's facts that decide who may see what it hides. */
 export interface GuardedLink {
-  readonly createdBy: string | null;
   readonly passwordHash: string | null;
 }
 
 /**
  * Returns when `caller` may see what `code`'s link hides: it has no password, or the
- * caller is its owner, or gives its password. Otherwise throws 401 unauthenticated with
+ * caller gives it. Otherwise throws 401 unauthenticated with
  * GET /:code's messages (no password given, or a wrong one), 429 while the caller's
  * guesses on this link must wait, 503 when too many passwords are being checked.
  */
 export async function requireLinkPassword(code: string, link: GuardedLink, caller: LinkCaller): Promise<void> {
   if (link.passwordHash === null) return;
-  if (link.createdBy !== null && link.createdBy === caller.userID) return;
   if (!caller.password) throw APIError.unauthenticated(needsPasswordMessage);
   const right = await linkPasswordIsRight(addressKey(caller.forwardedFor), code, link.passwordHash, passwordOfHeader(caller.password));
   if (!right) throw APIError.unauthenticated(wrongPasswordMessage);

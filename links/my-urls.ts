@@ -31,7 +31,11 @@ export interface MyUrlsResponse {
 
 const defaultLimit = 20;
 
-/** The signed-in user's short links with their clicks, newest first, a page at a time. Read-only: it publishes nothing. */
+/**
+ * The signed-in user's short links with their clicks, newest first, a page at a time: those
+ * of their personal workspace (a team workspace's are listed by GET /links?workspaceId=,
+ * and stop being the user's when they leave it). Read-only: it publishes nothing.
+ */
 export const myUrls = api(
   { expose: true, auth: true, method: "GET", path: "/me/urls" },
   async ({ limit = defaultLimit, cursor }: MyUrlsRequest): Promise<MyUrlsResponse> => {
@@ -44,7 +48,7 @@ export const myUrls = api(
     // (id below the cursor) stays correct while new links are added at the top.
     const rows = await db.queryAll<{ id: number; code: string; original_url: string; clicks: number; created_at: Date }>`
       SELECT id, code, original_url, clicks, created_at FROM urls
-      WHERE created_by = ${user.userID} AND (${before}::int IS NULL OR id < ${before}::int)
+      WHERE workspace_id = ${user.userID} AND (${before}::int IS NULL OR id < ${before}::int)
       ORDER BY id DESC
       LIMIT ${limit + 1}`;
     const page = rows.slice(0, limit);

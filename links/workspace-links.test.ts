@@ -3,7 +3,7 @@
 // once, and someone outside the workspace is told nothing (404). Personal links keep their
 // rules from before workspaces: another account's is 403.
 import { describe, expect, test } from "vitest";
-import { analytics, links, users, workspaces } from "~encore/clients";
+import { analytics, links, url, users, workspaces } from "~encore/clients";
 import { apiKeyScopes } from "../access/scopes";
 import { db } from "./db";
 
@@ -72,6 +72,31 @@ describe("a team workspace's links", () => {
     await expect(links.deleteLink({ code }, as(bob))).rejects.toMatchObject({ code: "permission_denied" });
     await expect(links.listLinks({ workspaceId: ada.id }, as(bob))).rejects.toMatchObject({ code: "not_found" });
     await expect(links.shorten({ url: "https://personal.example/anon", workspaceId: ada.id })).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+
+  test("a team password link's stats are open to every member without the password, to no one else, and to a removed member no more", async () => {
+    const [ada, bob, cy, eve] = [await signUp(), await signUp(), await signUp(), await signUp()];
+    const ws = await workspaces.createWorkspace({ name: "Secrets" }, as(ada));
+    await join(ada, ws.id, bob, "member");
+    await join(ada, ws.id, cy, "viewer");
+    const { code } = await links.shorten({ url: "https://team.example/hidden", password: "team pw", workspaceId: ws.id }, as(bob));
+    expect((await url.stats({ code }, as(cy))).originalUrl).toBe("https://team.example/hidden");
+    expect((await url.stats({ code }, as(ada))).originalUrl).toBe("https://team.example/hidden");
+    await expect(url.stats({ code }, as(eve))).rejects.toMatchObject({ code: "unauthenticated" });
+    // Its creator, once removed, is an outsider like any other.
+    await workspaces.removeFromWorkspace({ id: ws.id, userId: bob.id }, as(ada));
+    await expect(url.stats({ code }, as(bob))).rejects.toMatchObject({ code: "unauthenticated" });
+  });
+
+  test("/me/urls lists the caller's personal workspace: a link made in a team one is the team's", async () => {
+    const [ada, bob] = [await signUp(), await signUp()];
+    const ws = await workspaces.createWorkspace({ name: "Shared" }, as(ada));
+    await join(ada, ws.id, bob, "member");
+    const mine = await links.shorten({ url: "https://personal.example/bob" }, as(bob));
+    await links.shorten({ url: "https://team.example/by-bob", workspaceId: ws.id }, as(bob));
+    expect((await links.myUrls({}, as(bob))).urls.map((u) => u.code)).toEqual([mine.code]);
+    await workspaces.removeFromWorkspace({ id: ws.id, userId: bob.id }, as(ada));
+    expect((await links.myUrls({}, as(bob))).urls.map((u) => u.code)).toEqual([mine.code]);
   });
 
   test("bulk creation goes into the workspace named, for a member; a viewer's is refused whole", async () => {

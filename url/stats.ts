@@ -4,10 +4,11 @@ import { clickCounter } from "./click-counting/instance";
 import { requireLinkPassword } from "../link-access/password-links";
 import { isWellFormedCode } from "../link-rules/codes";
 import { StatsReader } from "./link-stats/reader";
+import { readsWithoutPassword } from "./link-stats/workspace-readers";
 
 export interface StatsRequest {
   code: string;
-  /** The link's password, for a link that has one (as GET /:code takes it); its owner signed in needs none. */
+  /** The link's password, for a link that has one (as GET /:code takes it); its workspace's members signed in need none. */
   password?: Header<"X-Link-Password">;
   /**
    * The client's address, for the limit on guessing a link's password. The runtime sets it
@@ -32,8 +33,8 @@ const reader = new StatsReader(clickCounter);
 /**
  * Click statistics for a code. Read-only: it never changes the count, and publishes nothing.
  * A deleted or disabled link answers 404 as if it had never been; an expired or exhausted
- * one still has its stats. A password link's stats are its owner's (signed in, or by an
- * API key with links:read) and those who give its password: anyone else gets GET /:code's
+ * one still has its stats. A password link's stats are its workspace's members' (signed in,
+ * or by an API key with links:read) and those who give its password: anyone else gets GET /:code's
  * 401 (no password, or a wrong one; wrong ones count towards the same limit on guessing),
  * never its target.
  */
@@ -44,7 +45,9 @@ export const stats = api(
     if (!isWellFormedCode(code)) throw APIError.notFound("url not found");
     const link = await reader.read(code);
     if (!link) throw APIError.notFound("url not found");
-    await requireLinkPassword(code, link, { userID: callerActingWith("links:read"), password, forwardedFor });
+    if (!(await readsWithoutPassword(link, callerActingWith("links:read")))) {
+      await requireLinkPassword(code, link, { password, forwardedFor });
+    }
     return { code, originalUrl: link.originalUrl, clicks: link.clicks, createdAt: link.createdAt };
   },
 );

@@ -32,7 +32,7 @@ export async function readableAnalytics(row: AccessRow | null, caller: LinkCalle
   if (row === null) throw APIError.notFound("url not found");
   if (row.created_by === null) {
     if (row.deleted_at !== null || row.disabled_at !== null) throw APIError.notFound("url not found");
-    await requireLinkPassword(row.code, { createdBy: null, passwordHash: row.password_hash }, caller);
+    await requireLinkPassword(row.code, { passwordHash: row.password_hash }, caller);
     return row;
   }
   if (caller.userID === undefined) throw APIError.unauthenticated("sign in to read this link's analytics: it belongs to an account");

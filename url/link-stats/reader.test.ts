@@ -174,6 +174,6 @@ describe("exact stats without a lock", () => {
     await db.exec`DELETE FROM urls WHERE code = ${code}`;
     expect(await reader.read(code)).toBeUndefined();
     await db.exec`INSERT INTO urls (code, original_url, clicks, created_at) VALUES (${code}, 'https://facts.example/second', 7, '2020-02-02T02:02:02.222Z')`;
-    expect(await reader.read(code)).toEqual({ originalUrl: "https://facts.example/second", clicks: 7, createdAt: new Date("2020-02-02T02:02:02.222Z"), createdBy: null, passwordHash: null });
+    expect(await reader.read(code)).toEqual({ originalUrl: "https://facts.example/second", clicks: 7, createdAt: new Date("2020-02-02T02:02:02.222Z"), workspaceId: null, passwordHash: null });
   });
 });

@@ -9,8 +9,8 @@ export interface LinkStats {
   readonly originalUrl: string;
   readonly clicks: number;
   readonly createdAt: Date;
-  /** Who may see it, when it has a password (link-access/password-links.ts). */
-  readonly createdBy: string | null;
+  /** The workspace whose members see it without its password; null for an anonymous link. */
+  readonly workspaceId: string | null;
   readonly passwordHash: string | null;
 }
 
@@ -85,12 +85,12 @@ export class StatsReader {
       id: number;
       clicks: number;
       original_url: string;
-      created_by: string | null;
+      workspace_id: string | null;
       password_hash: string | null;
       gone: boolean;
       created_ms: number | null;
     }>`
-      SELECT u.code, u.id, u.clicks, u.original_url, u.created_by, u.password_hash,
+      SELECT u.code, u.id, u.clicks, u.original_url, u.workspace_id, u.password_hash,
         u.deleted_at IS NOT NULL OR u.disabled_at IS NOT NULL AS gone,
         CASE WHEN u.id = k.known_id THEN NULL ELSE (extract(epoch FROM u.created_at) * 1000)::float8 END AS created_ms
       FROM unnest(${codes}::text[], ${knownIds}::int[]) AS k(code, known_id)
@@ -109,7 +109,7 @@ export class StatsReader {
         originalUrl: r.original_url,
         clicks: r.clicks + this.counter.pending(r.code),
         createdAt: facts.createdAt,
-        createdBy: r.created_by,
+        workspaceId: r.workspace_id,
         passwordHash: r.password_hash,
       });
     }
