@@ -47,6 +47,28 @@ export function requireLogin(action: string): void {
 }
 
 /**
+ * The workspace an API key acts in, when the caller signs in with one; undefined for a
+ * login token (which acts in every workspace of the account) and for no caller.
+ */
+export function keyWorkspace(): string | undefined {
+  const caller = getAuthData();
+  return caller?.credential === "api-key" ? caller.workspaceId : undefined;
+}
+
+/**
+ * Refuses, with 403 permission_denied, an API key made for another workspace than
+ * `workspaceId`. Each endpoint calls it once the caller's role has allowed the action, so
+ * that a key never learns more of another workspace than its account would (a team the
+ * account is not in stays 404).
+ */
+export function requireKeyWorkspace(workspaceId: string): void {
+  const bound = keyWorkspace();
+  if (bound !== undefined && bound !== workspaceId) {
+    throw APIError.permissionDenied("this API key acts in another workspace: use a key made for this one");
+  }
+}
+
+/**
  * The signed-in caller's account, as far as `scope` lets it act for the account: undefined
  * for a caller not signed in and for an API key without `scope`. For endpoints open to
  * everyone that show an owner more (a password link's stats), so that a key without the

@@ -7,7 +7,7 @@ import { accessRow, readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
 import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
 import { isWellFormedCode } from "../link-rules/codes";
-import { requireScope } from "../access/scopes";
+import { requireKeyWorkspace, requireScope } from "../access/scopes";
 
 // Click analytics: when a link's clicks came, from where, on what, and which were bots'
 // (what a click records: click-analytics/; how it is stored: url migration 10).
@@ -82,7 +82,9 @@ export const myClicks = api(
     requireScope("analytics:read");
     await analyticsReads.count(addressKey(forwardedFor));
     const range = await analyticsRange(params);
-    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE workspace_id = ${getAuthData()!.userID}`;
+    const { userID } = getAuthData()!;
+    requireKeyWorkspace(userID);
+    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE workspace_id = ${userID}`;
     return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };
   },
 );

@@ -35,6 +35,8 @@ export interface AuthData {
   credential: Credential;
   /** What the caller may do with links and analytics: a key's scopes; every scope for a login token. */
   scopes: ApiKeyScope[];
+  /** For an API key, the one workspace it acts in; absent for a login token, which acts in all the account's. */
+  workspaceId?: string;
   /** The account's credentials version the caller signed in under (users/accounts/user-store.ts). */
   credentialsVersion: number;
 }
@@ -84,8 +86,8 @@ async function keyCaller(key: string): Promise<AuthData | null> {
     await apiKeyLimits.failed();
     return null;
   }
-  const { userID, email, scopes, credentialsVersion } = owner;
-  return { userID, email, admin: false, credential: "api-key", scopes, credentialsVersion };
+  const { userID, email, scopes, workspaceId, credentialsVersion } = owner;
+  return { userID, email, admin: false, credential: "api-key", scopes, workspaceId, credentialsVersion };
 }
 
 /**

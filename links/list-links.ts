@@ -6,7 +6,7 @@ import { listLinkRows, type LinkStatusFilter } from "./records/link-reads";
 import { exactClicks } from "./records/exact-clicks";
 import { linkView, toLink, type Link } from "./records/link-rows";
 import { recentClicks } from "./records/recent-clicks";
-import { requireScope } from "../access/scopes";
+import { requireKeyWorkspace, keyWorkspace, requireScope } from "../access/scopes";
 import { roleIn } from "./records/workspace-access";
 
 export interface ListLinksRequest {
@@ -54,8 +54,9 @@ export const listLinks = api(
   async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId }: ListLinksRequest): Promise<ListLinksResponse> => {
     requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
-    const workspace = workspaceId ?? user.userID;
+    const workspace = workspaceId ?? keyWorkspace() ?? user.userID;
     if ((await roleIn(workspace, user.userID)) === undefined) throw APIError.notFound("workspace not found");
+    requireKeyWorkspace(workspace);
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);
     const view = linkView();

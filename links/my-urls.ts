@@ -4,7 +4,7 @@ import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
 import { db } from "./db";
 import { exactClicks } from "./records/exact-clicks";
-import { requireScope } from "../access/scopes";
+import { requireKeyWorkspace, requireScope } from "../access/scopes";
 
 export interface MyUrlsRequest {
   /** Links per page, 1 to 100; default 20. */
@@ -41,6 +41,7 @@ export const myUrls = api(
   async ({ limit = defaultLimit, cursor }: MyUrlsRequest): Promise<MyUrlsResponse> => {
     requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
+    requireKeyWorkspace(user.userID);
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const before = cursor === undefined ? null : cursorId(cursor);
     const baseUrl = appMeta().apiBaseUrl;

@@ -56,6 +56,8 @@ describe("creating, listing and revoking", () => {
       key: expect.stringMatching(/^usk_[A-Za-z0-9_-]{43}$/),
       prefix: (created.body.key as string).slice(4, 12),
       scopes: ["links:read", "links:write", "analytics:read"],
+      // The personal workspace, whose id is the account's.
+      workspaceId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
     const key = created.body.key as string;
@@ -63,7 +65,7 @@ describe("creating, listing and revoking", () => {
     const listed = await call("GET", "/me/api-keys", { token });
     expect(listed).toEqual({
       status: 200,
-      body: { keys: [{ id: created.body.id, name: "deploy", prefix: created.body.prefix, scopes: created.body.scopes, createdAt: created.body.createdAt }] },
+      body: { keys: [{ id: created.body.id, name: "deploy", prefix: created.body.prefix, scopes: created.body.scopes, workspaceId: created.body.workspaceId, createdAt: created.body.createdAt }] },
     });
     expect(JSON.stringify(listed.body)).not.toContain(key.slice(4));
 

@@ -31,6 +31,7 @@ describe("POST /me/api-keys", () => {
       key: expect.stringMatching(/^usk_[A-Za-z0-9_-]{43}$/),
       prefix: created.key.slice(4, 12),
       scopes: ["links:read", "links:write", "analytics:read"],
+      workspaceId: ada.id, // left out: the personal workspace, whose id is the account's
       createdAt: expect.any(Date),
       expiresAt: new Date(expiresAt),
     });
@@ -135,7 +136,7 @@ describe("GET /me/api-keys and DELETE /me/api-keys/:id", () => {
 
     const { keys } = await users.listApiKeys(as(ada));
     expect(keys.map((k) => k.name)).toEqual(["second", "first"]);
-    expect(keys[0]).toEqual({ id: second.id, name: "second", prefix: second.prefix, scopes: second.scopes, createdAt: second.createdAt, expiresAt: second.expiresAt });
+    expect(keys[0]).toEqual({ id: second.id, name: "second", prefix: second.prefix, scopes: second.scopes, workspaceId: ada.id, createdAt: second.createdAt, expiresAt: second.expiresAt });
     expect(JSON.stringify(keys)).not.toContain(first.key);
     expect(JSON.stringify(keys)).not.toMatch(/key_?hash/i);
 
@@ -166,7 +167,7 @@ describe("resolveApiKey (internal)", () => {
       (await db.queryRow<{ t: Date | null }>`SELECT last_used_at AS t FROM api_keys WHERE id = ${id}::uuid`)!.t;
     expect(await lastUsed()).toBeNull();
 
-    const owner = { userID: ada.id, email: ada.email, scopes: ["links:read", "links:write", "analytics:read"], credentialsVersion: 0 };
+    const owner = { userID: ada.id, email: ada.email, scopes: ["links:read", "links:write", "analytics:read"], workspaceId: ada.id, credentialsVersion: 0 };
     expect(await users.resolveApiKey({ key })).toEqual({ owner });
     const first = await lastUsed();
     expect(first).toBeInstanceOf(Date);

@@ -1,6 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
+import { workspaces } from "~encore/clients";
 import { apiKeyScopes, requireLogin, type ApiKeyScope } from "../access/scopes";
 import { userNotFound } from "./accounts/own-record";
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from "../access/api-key";
@@ -24,6 +25,13 @@ export interface CreateApiKeyRequest {
    * password, keys) and administration are never a key's, whatever it is given.
    */
   scopes?: ApiKeyScope[];
+  /**
+   * The one workspace the key acts in: its links are the only ones it reads or changes, and
+   * it creates links there. Left out: the caller's personal workspace. The key may do there
+   * what its maker's role allows at each request (a viewer's key reads only), and nothing
+   * once its maker leaves the workspace.
+   */
+  workspaceId?: string;
 }
 
 export interface CreatedApiKey {
@@ -33,6 +41,7 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  workspaceId: string;
   createdAt: Date;
   expiresAt?: Date;
 }
@@ -55,7 +64,7 @@ export interface ApiKeyIdRequest {
 export const createApiKey = api(
   // sensitive: the answer holds the key, which must not reach traces or logs.
   { expose: true, auth: true, method: "POST", path: "/me/api-keys", sensitive: true },
-  async ({ name, expiresAt, scopes = [...apiKeyScopes] }: CreateApiKeyRequest): Promise<CreatedApiKey> => {
+  async ({ name, expiresAt, scopes = [...apiKeyScopes], workspaceId }: CreateApiKeyRequest): Promise<CreatedApiKey> => {
     requireLogin("manage API keys");
     const trimmed = name.trim();
     if (trimmed === "") throw APIError.invalidArgument("name must not be blank");
@@ -66,10 +75,14 @@ export const createApiKey = api(
     const chosen = apiKeyScopes.filter((scope) => scopes.includes(scope)); // each once, in a fixed order
     const { key, keyHash, prefix } = generateApiKey();
     const caller = getAuthData()!; // auth: true, so the runtime only calls it signed in
+    const team = workspaceId === undefined || workspaceId === caller.userID ? null : workspaceId;
+    if (team !== null && (await workspaces.roleIn({ workspaceId: team, userId: caller.userID })).role === undefined) {
+      throw APIError.notFound("workspace not found");
+    }
     const stored = await keyStore.insert(
       caller.userID,
       caller.credentialsVersion,
-      { name: trimmed, keyHash, prefix, scopes: chosen, ...(expiresAt && { expiresAt }) },
+      { name: trimmed, keyHash, prefix, scopes: chosen, workspaceId: team, ...(expiresAt && { expiresAt }) },
       maxApiKeysPerAccount,
     );
     if (stored === "missing") throw userNotFound();
@@ -81,7 +94,7 @@ export const createApiKey = api(
       );
     }
     const { id, createdAt } = stored;
-    return { id, name: trimmed, key, prefix, scopes: chosen, createdAt, ...(stored.expiresAt && { expiresAt: stored.expiresAt }) };
+    return { id, name: trimmed, key, prefix, scopes: chosen, workspaceId: stored.workspaceId, createdAt, ...(stored.expiresAt && { expiresAt: stored.expiresAt }) };
   },
 );
 

@@ -61,6 +61,11 @@ export const apiKeys = p.pgTable(
       .array()
       .$type<ApiKeyScope[]>()
       .notNull().default(sql`'{links:read,links:write,analytics:read}'::text[]`),
+    /**
+     * The one workspace the key acts in (an id of the workspaces service). Null: the owner's
+     * personal workspace, as for keys made before workspaces, so none needs rewriting.
+     */
+    workspaceId: p.text("workspace_id"),
   },
   (t) => [
     // Every request with a key looks it up by its hash.

@@ -1,5 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { workspaces } from "~encore/clients";
+import { requireKeyWorkspace } from "../../access/scopes";
 import { refusalOf } from "../../access/workspace-roles";
 import { requireLinkPassword, type LinkCaller } from "../../link-access/password-links";
 import { urlDb } from "../url-db";
@@ -42,5 +43,6 @@ export async function readableAnalytics(row: AccessRow | null, caller: LinkCalle
   const refusal = refusalOf(record, caller.userID, role, "read");
   if (refusal === "not-found") throw APIError.notFound("url not found");
   if (refusal !== null) throw APIError.permissionDenied("this link belongs to another account");
+  requireKeyWorkspace(record.workspaceId!);
   return row;
 }

@@ -3,6 +3,7 @@
 // by the rules of access/workspace-roles.ts.
 import { APIError } from "encore.dev/api";
 import { workspaces } from "~encore/clients";
+import { keyWorkspace, requireKeyWorkspace } from "../../access/scopes";
 import { mayDo, refusalOf, type WorkspaceAction, type WorkspaceRole } from "../../access/workspace-roles";
 import type { LinkRow } from "./link-rows";
 
@@ -29,23 +30,26 @@ export async function linkFor(row: LinkRow | null, userID: string, action: Works
     case "role":
       throw APIError.permissionDenied(`a workspace ${role} cannot change its links`);
     default:
+      requireKeyWorkspace(row.workspace_id!); // allowed: never anonymous
       return row;
   }
 }
 
 /**
  * The workspace new links go into: `workspaceId` when given (the caller must be allowed to
- * write there: 404 for a team workspace they are not in, 403 for a viewer), else the
- * caller's personal one; none for an anonymous caller, who may not name one (401).
+ * write there: 404 for a team workspace they are not in, 403 for a viewer or an API key
+ * made for another workspace), else the one the caller's API key acts in, else the caller's
+ * personal one; none for an anonymous caller, who may not name one (401).
  */
 export async function workspaceForNewLinks(workspaceId: string | undefined, userID: string | undefined): Promise<string | null> {
   if (userID === undefined) {
     if (workspaceId !== undefined) throw APIError.unauthenticated("sign in to create links in a workspace");
     return null;
   }
-  if (workspaceId === undefined || workspaceId === userID) return userID;
-  const role = await roleIn(workspaceId, userID);
+  const chosen = workspaceId ?? keyWorkspace() ?? userID;
+  const role = await roleIn(chosen, userID);
   if (role === undefined) throw APIError.notFound("workspace not found");
   if (!mayDo(role, "write")) throw APIError.permissionDenied(`a workspace ${role} cannot create links`);
-  return workspaceId;
+  requireKeyWorkspace(chosen);
+  return chosen;
 }

@@ -1,4 +1,5 @@
 import { workspaces } from "~encore/clients";
+import { keyWorkspace } from "../../access/scopes";
 import type { LinkStats } from "./reader";
 
 /**
@@ -10,6 +11,9 @@ import type { LinkStats } from "./reader";
  */
 export async function readsWithoutPassword(link: Pick<LinkStats, "passwordHash" | "workspaceId">, userID: string | undefined): Promise<boolean> {
   if (link.passwordHash === null || userID === undefined || link.workspaceId === null) return false;
+  // An API key made for another workspace sees what an outsider sees.
+  const bound = keyWorkspace();
+  if (bound !== undefined && bound !== link.workspaceId) return false;
   if (link.workspaceId === userID) return true;
   return (await workspaces.roleIn({ workspaceId: link.workspaceId, userId: userID })).role !== undefined;
 }

@@ -13,6 +13,8 @@ export interface ApiKeyInfo {
   prefix: string;
   /** What the key may do. */
   scopes: ApiKeyScope[];
+  /** The workspace it acts in. */
+  workspaceId: string;
   createdAt: Date;
   lastUsedAt?: Date;
   expiresAt?: Date;
@@ -23,6 +25,8 @@ export interface StoredKey {
   keyHash: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  /** Null: the owner's personal workspace. */
+  workspaceId: string | null;
   expiresAt?: Date;
 }
 
@@ -31,6 +35,8 @@ export interface KeyOwner {
   userID: string;
   email: string;
   scopes: ApiKeyScope[];
+  /** The one workspace the key acts in: the owner's personal one unless it was made for another. */
+  workspaceId: string;
   credentialsVersion: number;
 }
 
@@ -39,6 +45,7 @@ const infoColumns = {
   name: apiKeys.name,
   prefix: apiKeys.prefix,
   scopes: apiKeys.scopes,
+  workspaceId: sql<string>`coalesce(${apiKeys.workspaceId}, ${apiKeys.userId}::text)`,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   expiresAt: apiKeys.expiresAt,
@@ -114,6 +121,7 @@ export const keyStore = {
         userID: users.id,
         email: users.email,
         scopes: apiKeys.scopes,
+        workspaceId: sql<string>`coalesce(${apiKeys.workspaceId}, ${apiKeys.userId}::text)`,
         credentialsVersion: users.credentialsVersion,
         usedLately: sql<boolean>`coalesce(${apiKeys.lastUsedAt} > now() - ${lastUsedResolution}, false)`,
       })
@@ -134,7 +142,8 @@ export const keyStore = {
           ),
         );
     }
-    return { userID: row.userID, email: row.email, scopes: row.scopes, credentialsVersion: row.credentialsVersion };
+    const { userID, email, scopes, workspaceId, credentialsVersion } = row;
+    return { userID, email, scopes, workspaceId, credentialsVersion };
   },
 };
 
@@ -144,6 +153,7 @@ function withoutNulls(row: {
   name: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  workspaceId: string;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
