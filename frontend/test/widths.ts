@@ -13,7 +13,7 @@ const shotsDir = process.env.SHOTS_DIR;
 export async function atBothWidths(page: Page, name: string): Promise<void> {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
     expect(overflow, `${name} at ${width} px scrolls sideways`).toBe(0);
     await screenshot(page, `${name}-${width}`);
     if (shotsDir) {
