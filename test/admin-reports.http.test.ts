@@ -153,6 +153,11 @@ describe("reports", () => {
     expect((entry.latest as Array<Record<string, unknown>>)[1]).toMatchObject({ reason: "phishing", details: "asks for my bank password", email: "me@example.com" });
     const reported = (await asAdmin("GET", "/admin/links?reported=true")).body.links as Array<{ code: string; openReports: number }>;
     expect(reported.map((l) => [l.code, l.openReports])).toContainEqual([code, 2]);
+    const mostReported = await asAdmin("GET", "/admin/links?sort=reports&limit=1");
+    expect((mostReported.body.links as Array<{ code: string }>).map((l) => l.code)).toEqual([code]);
+    const newest = await asAdmin("GET", "/admin/links?limit=1");
+    const mixed = await asAdmin("GET", `/admin/links?sort=reports&cursor=${newest.body.nextCursor as string}`);
+    expect([mixed.status, mixed.body.message]).toEqual([400, "cursor is from a list sorted by newest, not by reports"]);
   });
 
   test("bad input is 400 naming the field; an unknown, deleted or disabled link 404", async () => {
