@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Nav } from "./Nav";
+import { useIsAdmin } from "./admin";
+import { AdminPage } from "./pages/AdminPage";
 import { KeysPage } from "./pages/KeysPage";
 import { LinksPage } from "./pages/LinksPage";
 import { LoginPage } from "./pages/LoginPage";
+import { ReportPage } from "./pages/ReportPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
@@ -16,12 +19,15 @@ const titles: Record<Route["page"], string> = {
   signup: "Sign up",
   links: "My links",
   keys: "API keys",
+  admin: "Admin",
+  report: "Report a link",
   missing: "Page not found",
 };
 
 export function App() {
   const route = useRoute();
   const session = useSession();
+  const admin = useIsAdmin(session);
   const [justSignedUp, setJustSignedUp] = useState<string | null>(null);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -42,7 +48,7 @@ export function App() {
         Skip to content
       </a>
       <header>
-        <Nav route={route} session={session} />
+        <Nav route={route} session={session} admin={admin} />
       </header>
       <main id="main" ref={main}>
         {route.page === "shorten" && <ShortenPage />}
@@ -51,6 +57,15 @@ export function App() {
         {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
+        {route.page === "admin" &&
+          (!session ? (
+            <SignedOut title="Admin" what="administer this site" />
+          ) : admin ? (
+            <AdminPage tab={route.tab} params={route.params} />
+          ) : (
+            <NotAdmin />
+          ))}
+        {route.page === "report" && <ReportPage key={route.code} code={route.code} />}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>
@@ -69,6 +84,15 @@ function SignedOut({ title, what }: { title: string; what: string }) {
       <p>
         <a href={href.login}>Log in</a> to {what}, or <a href={href.signup}>sign up</a>.
       </p>
+    </>
+  );
+}
+
+function NotAdmin() {
+  return (
+    <>
+      <h1 tabIndex={-1}>Admin</h1>
+      <p>Only the site's administrators may see this page.</p>
     </>
   );
 }

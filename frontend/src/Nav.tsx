@@ -2,7 +2,7 @@ import { href, navigate, type Route } from "./router";
 import { signOut, type Session } from "./session";
 
 /** The site's navigation; the current page's link carries aria-current. */
-export function Nav({ route, session }: { route: Route; session: Session | null }) {
+export function Nav({ route, session, admin }: { route: Route; session: Session | null; admin: boolean }) {
   const link = (page: Route["page"], to: string, label: string) => (
     <li>
       <a href={to} aria-current={route.page === page ? "page" : undefined}>
@@ -23,6 +23,7 @@ export function Nav({ route, session }: { route: Route; session: Session | null 
         {link("shorten", href.shorten, "Shorten")}
         {session && link("links", href.links, "My links")}
         {session && link("keys", href.keys, "API keys")}
+        {session && admin && link("admin", href.admin, "Admin")}
         {!session && link("login", href.login, "Log in")}
         {!session && link("signup", href.signup, "Sign up")}
         {session && (

@@ -8,7 +8,13 @@ export type Route =
   | { page: "signup" }
   | { page: "links" }
   | { page: "keys" }
+  | { page: "admin"; tab: AdminTab; params: Record<string, string> }
+  | { page: "report"; code: string }
   | { page: "missing" };
+
+/** The admin page's sections. */
+export type AdminTab = "users" | "links" | "reports" | "hosts" | "audit";
+const adminTabs: readonly AdminTab[] = ["users", "links", "reports", "hosts", "audit"];
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, "") || "/";
@@ -17,6 +23,12 @@ export function parseRoute(hash: string): Route {
   if (path === "/signup") return { page: "signup" };
   if (path === "/links") return { page: "links" };
   if (path === "/keys") return { page: "keys" };
+  const admin = /^\/admin(?:\/([a-z]+))?(?:\?(.*))?$/.exec(path);
+  if (admin && (admin[1] === undefined || adminTabs.includes(admin[1] as AdminTab))) {
+    return { page: "admin", tab: (admin[1] ?? "users") as AdminTab, params: Object.fromEntries(new URLSearchParams(admin[2] ?? "")) };
+  }
+  const report = /^\/report\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (report) return { page: "report", code: report[1]! };
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
@@ -30,7 +42,15 @@ export const href = {
   signup: "#/signup",
   links: "#/links",
   keys: "#/keys",
+  admin: "#/admin",
+  report: (code: string) => `#/report/${code}`,
 };
+
+/** A section of the admin page, with its filters (the links of a creator or a host). */
+export function adminHref(tab: AdminTab, params: Record<string, string> = {}): string {
+  const query = new URLSearchParams(params).toString();
+  return `#/admin/${tab}${query ? `?${query}` : ""}`;
+}
 
 export function navigate(to: string): void {
   location.hash = to;

@@ -14,23 +14,29 @@ export interface BrowserApp {
   stop(): Promise<void>;
 }
 
-/** The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on; `env` adds to its environment. */
-export async function startAppForBrowser(env: Record<string, string> = {}): Promise<BrowserApp> {
+/**
+ * The app on its own embedded PostgreSQL in a temp folder, with the QR-code extension on; `env`
+ * adds to its environment. `prepare`, when given, runs against a first start of the app
+ * without `env` (say, to sign up the account ADMIN_EMAILS will name, as an operator does
+ * before listing it), stopped before the app starts again with it on the same data.
+ */
+export async function startAppForBrowser(env: Record<string, string> = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserApp> {
   const dataDir = tempDataDir("browser-test-");
   // A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL.
   const port = await closedPort();
   const url = `http://localhost:${port}`;
+  const base = { DATA_DIR: dataDir, DATABASE_URL: "", DATABASE_NAME_PREFIX: "", PORT: String(port), PUBLIC_BASE_URL: url, QR_CODES: "on" };
   let app: RunningApp;
   try {
-    app = await startApp({
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      DATABASE_NAME_PREFIX: "",
-      PORT: String(port),
-      PUBLIC_BASE_URL: url,
-      QR_CODES: "on",
-      ...env,
-    });
+    if (prepare) {
+      const first = await startApp(base);
+      try {
+        await prepare(url);
+      } finally {
+        await first.stop("SIGTERM");
+      }
+    }
+    app = await startApp({ ...base, ...env });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -72,8 +78,8 @@ export interface BrowserTestBed {
   close(): Promise<void>;
 }
 
-export async function startBrowserTestBed(env: Record<string, string> = {}): Promise<BrowserTestBed> {
-  const started = await Promise.allSettled([startAppForBrowser(env), startTargetServer(), launchBrowser()] as const);
+export async function startBrowserTestBed(env: Record<string, string> = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserTestBed> {
+  const started = await Promise.allSettled([startAppForBrowser(env, prepare), startTargetServer(), launchBrowser()] as const);
   const [app, target, browser] = started;
   if (app.status === "rejected" || target.status === "rejected" || browser.status === "rejected") {
     // What did start is stopped, so a failed start leaves no process or folder behind.

@@ -26,6 +26,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "openapi.json",
   "orders",
   "products",
+  "reports",
   "shorten",
   "url",
   "url.cleanupStaleUrls",

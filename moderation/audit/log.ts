@@ -2,7 +2,16 @@ import { APIError } from "encore.dev/api";
 import { db } from "../db";
 import type { Admin } from "./admin";
 
-export type ActionKind = "disable_link" | "enable_link" | "ban_host" | "unban_host" | "disable_account" | "enable_account";
+export type ActionKind =
+  | "disable_link"
+  | "enable_link"
+  | "ban_host"
+  | "unban_host"
+  | "disable_account"
+  | "enable_account"
+  // A link's open reports closed: left as it is, or disabled (with a disable_link beside it).
+  | "dismiss_reports"
+  | "uphold_reports";
 
 /** One recorded action. */
 export interface ModerationAction {

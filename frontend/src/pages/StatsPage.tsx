@@ -4,6 +4,7 @@ import { ErrCode, isAPIError, type url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ClickAnalytics } from "../components/ClickAnalytics";
 import { formatTime } from "../format";
+import { href } from "../router";
 import { currentSession } from "../session";
 
 /**
@@ -55,6 +56,9 @@ export function StatsPage({ code }: { code: string }) {
           <ClickAnalytics code={code} createdAt={stats.createdAt} />
         </>
       )}
+      <p class="report-link">
+        <a href={href.report(code)}>Report this link</a> if it leads to spam, phishing, malware or anything illegal.
+      </p>
     </>
   );
 }
