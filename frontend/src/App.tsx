@@ -6,6 +6,7 @@ import { LoginPage } from "./pages/LoginPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
+import { TagStatsPage } from "./pages/TagStatsPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
 
@@ -16,6 +17,7 @@ const titles: Record<Route["page"], string> = {
   signup: "Sign up",
   links: "My links",
   keys: "API keys",
+  tag: "Tag clicks",
   missing: "Page not found",
 };
 
@@ -51,6 +53,8 @@ export function App() {
         {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
+        {route.page === "tag" &&
+          (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

@@ -8,6 +8,7 @@ export type Route =
   | { page: "signup" }
   | { page: "links" }
   | { page: "keys" }
+  | { page: "tag"; workspaceId: string; tagId: number }
   | { page: "missing" };
 
 export function parseRoute(hash: string): Route {
@@ -20,6 +21,8 @@ export function parseRoute(hash: string): Route {
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
+  const tag = /^\/workspaces\/([A-Za-z0-9-]+)\/tags\/(\d{1,10})$/.exec(path);
+  if (tag) return { page: "tag", workspaceId: tag[1]!, tagId: Number(tag[2]) };
   return { page: "missing" };
 }
 
@@ -30,6 +33,7 @@ export const href = {
   signup: "#/signup",
   links: "#/links",
   keys: "#/keys",
+  tagStats: (workspaceId: string, tagId: number) => `#/workspaces/${workspaceId}/tags/${tagId}`,
 };
 
 export function navigate(to: string): void {
