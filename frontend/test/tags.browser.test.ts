@@ -117,7 +117,6 @@ describe("tags on My links", () => {
   });
 
   test("a link's tags are edited in its form", async () => {
-    const { page } = browser;
     const item = listed().filter({ hasText: "Page 1" });
     await item.getByRole("button", { name: `Edit ${codes[1]}` }).click();
     const tags = item.getByRole("textbox", { name: "Tags" });
