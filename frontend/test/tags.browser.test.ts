@@ -148,6 +148,25 @@ describe("tags on My links", () => {
       .toBe("2");
     expect(await page.locator(".tag-links").innerText()).toBe("2");
     await atBothWidths("tag-clicks");
+  });
+
+  test("a tag is renamed and deleted on its page", async () => {
+    const { page } = browser;
+    const name = page.getByRole("textbox", { name: "Name" });
+    await name.fill("autumn"); // Autumn's, in another case
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect.poll(() => page.locator("#tag-name-error").innerText()).toContain("already");
+    await name.fill("Launch 2026");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("Tag Launch 2026");
+    expect(await tagsOf(codes[0]!)).toEqual(["Launch 2026", "spring sale"]);
+
+    await page.getByRole("button", { name: "Delete tag Launch 2026" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/links");
+    await expect.poll(() => listed().count()).toBe(5);
+    expect(await tagsOf(codes[0]!)).toEqual(["spring sale"]);
+    expect(await page.getByRole("group", { name: "Filter by tags" }).getByRole("button").allInnerTexts()).toEqual(["Autumn 1", "Newsletter 2", "spring sale 1"]);
     expect(cspViolations).toEqual([]);
   });
 });

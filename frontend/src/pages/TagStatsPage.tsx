@@ -3,8 +3,9 @@ import { client, errorMessage } from "../api";
 import type { links } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ClickAnalytics } from "../components/ClickAnalytics";
+import { TagManage } from "../components/TagManage";
 import { formatTime } from "../format";
-import { href } from "../router";
+import { href, navigate } from "../router";
 
 /** A tag's clicks: the sum of every link that has it (deleted ones too), as a link's stats page shows one link's. */
 export function TagStatsPage({ workspaceId, tagId }: { workspaceId: string; tagId: number }) {
@@ -46,6 +47,7 @@ export function TagStatsPage({ workspaceId, tagId }: { workspaceId: string; tagI
             createdAt={tag.createdAt}
             load={(query) => client.analytics.tagAnalytics(workspaceId, tagId, query)}
           />
+          <TagManage workspaceId={workspaceId} tag={tag} onRenamed={setTag} onDeleted={() => navigate(href.links)} />
         </>
       )}
     </>
