@@ -113,6 +113,11 @@ describe("tagging links and filtering by tags", () => {
     // Again: nothing new; the page of the filter is full, and the filter sees every one.
     expect(ok(await call("POST", "/links/tags", { token, body: { codes, add: ["CAMPAIGN"] } }))).toEqual({ updated: 1000, added: 0, removed: 0 });
     expect(await list(token, "?tags=campaign,q4&tagsMode=all&limit=100")).toHaveLength(100);
+    // A tag's analytics over its 1,000 links: one read over their codes.
+    const campaign = (await tagsOf(token, userID))[0]!;
+    const read = Date.now();
+    expect(ok(await call("GET", `/workspaces/${userID}/tags/${campaign.id}/analytics`, { token }))).toMatchObject({ tag: { name: "campaign" }, totals: { all: 0 } });
+    expect(Date.now() - read).toBeLessThan(2_000);
 
     expect(ok(await call("POST", "/links/tags", { token, body: { codes: codes.slice(0, 400), remove: ["q4", "never-made"] } }))).toEqual({
       updated: 400,
@@ -142,6 +147,13 @@ describe("tagging links and filtering by tags", () => {
     expect((await call("DELETE", `/workspaces/${userID}/tags/${keep!.id}`, { token })).status).toBe(200);
     expect(ok(await call("GET", `/links/${code}`, { token })).tags).toEqual(["FINAL"]);
     expect(await call("DELETE", `/workspaces/${userID}/tags/${keep!.id}`, { token })).toMatchObject({ status: 404, body: { message: "tag not found" } });
+
+    // At most 500 tags a workspace: the 501st is refused, whether made alone or on a link.
+    await db.exec`INSERT INTO tags (workspace_id, name) SELECT ${userID}, 'filler ' || i FROM generate_series(1, 500 - 2) AS i`;
+    expect((await tagsOf(token, userID)).length).toBe(500);
+    expect(await call("POST", `/workspaces/${userID}/tags`, { token, body: { name: "one too many" } })).toMatchObject({ status: 400, body: { code: "failed_precondition" } });
+    expect(await call("PATCH", `/links/${code}`, { token, body: { tags: ["FINAL", "one too many"] } })).toMatchObject({ status: 400, body: { code: "failed_precondition" } });
+    expect(ok(await call("PATCH", `/links/${code}`, { token, body: { tags: ["final", "filler 7"] } })).tags).toEqual(["filler 7", "FINAL"]);
     expect(await call("PATCH", `/workspaces/${userID}/tags/999999999`, { token, body: { name: "x" } })).toMatchObject({ status: 404 });
   });
 });
