@@ -12,9 +12,10 @@ import { getAuthData } from "~encore/auth";
 
 /**
  * What a key may do:
- * - `links:read`: list the account's links and read one (GET /me/urls, GET /links, GET /links/:code);
- * - `links:write`: create, change and delete them (POST /shorten, POST /url, POST /links/bulk, PATCH and DELETE /links/:code);
- * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks).
+ * - `links:read`: list the account's links and read one (GET /me/urls, GET /links, GET /links/:code), and list tags;
+ * - `links:write`: create, change and delete them (POST /shorten, POST /url, POST /links/bulk, PATCH and DELETE /links/:code),
+ *   and tags (POST /links/tags, POST, PATCH and DELETE /workspaces/:id/tags…);
+ * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks, a tag's).
  */
 export type ApiKeyScope = "links:read" | "links:write" | "analytics:read";
 

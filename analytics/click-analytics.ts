@@ -12,7 +12,7 @@ import { requireKeyWorkspace, requireScope } from "../access/scopes";
 // Click analytics: when a link's clicks came, from where, on what, and which were bots'
 // (what a click records: click-analytics/; how it is stored: url migration 10).
 
-interface RangeRequest {
+export interface RangeRequest {
   /** Start of the range: an ISO 8601 date (midnight UTC) or date-time with a zone. Default: 30 days before `to`. */
   from?: string;
   /** End of the range (excluded), as `from`. Default: now. */
@@ -36,7 +36,7 @@ export interface LinkAnalyticsRequest extends RangeRequest {
   password?: Header<"X-Link-Password">;
 }
 
-interface RangeAnswer {
+export interface RangeAnswer {
   from: string;
   to: string;
   interval: "hour" | "day";
@@ -89,6 +89,6 @@ export const myClicks = api(
   },
 );
 
-function answerOf(range: AnalyticsRange): RangeAnswer {
+export function answerOf(range: AnalyticsRange): RangeAnswer {
   return { from: range.from.toISOString(), to: range.to.toISOString(), interval: range.interval, tz: range.tz };
 }

@@ -8,6 +8,8 @@ import { linkView, toLink, type Link } from "./records/link-rows";
 import { recentClicks } from "./records/recent-clicks";
 import { requireKeyWorkspace, keyWorkspace, requireScope } from "../access/scopes";
 import { roleIn } from "./records/workspace-access";
+import { filterTagIds } from "./tagging/link-tags";
+import { checkTagNames } from "./tagging/names";
 
 export interface ListLinksRequest {
   /** Only links whose code, URL or title contains this text, in any case. */
@@ -24,6 +26,10 @@ export interface ListLinksRequest {
   cursor?: Query<string>;
   /** The workspace whose links to list, one the caller belongs to; by default their personal one. */
   workspaceId?: Query<string & MaxLen<64>>;
+  /** Only links with these tags: names separated by commas, in any case, at most 20. */
+  tags?: Query<string & MaxLen<1100>>;
+  /** With `tags`: links with any of them (the default), or with all of them. */
+  tagsMode?: "any" | "all";
 }
 
 /** A link as listed: with its recent clicks, for a sparkline. */
@@ -51,7 +57,7 @@ const defaultLimit = 20;
  */
 export const listLinks = api(
   { expose: true, auth: true, method: "GET", path: "/links" },
-  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId }: ListLinksRequest): Promise<ListLinksResponse> => {
+  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId, tags, tagsMode = "any" }: ListLinksRequest): Promise<ListLinksResponse> => {
     requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
     const workspace = workspaceId ?? keyWorkspace() ?? user.userID;
@@ -59,8 +65,9 @@ export const listLinks = api(
     requireKeyWorkspace(workspace);
     if (!Number.isInteger(limit)) throw APIError.invalidArgument(`limit must be a whole number, got ${limit}`);
     const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);
+    const tagFilter = tags === undefined || tags.trim() === "" ? undefined : await tagFilterOf(workspace, tags, tagsMode);
     const view = linkView();
-    const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now) };
+    const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now), tags: tagFilter };
     const rows = await listLinkRows(workspace, search);
     const page = rows.slice(0, limit);
     // The cursor keeps the stored count the page was sorted by; the links show exact clicks.
@@ -72,3 +79,13 @@ export const listLinks = api(
     return nextCursor === undefined ? { links: listed } : { links: listed, nextCursor };
   },
 );
+
+/**
+ * The filter of `tags=a,b`: the tags' ids and how many of them a link needs (one for any,
+ * all the names for all). A name no tag has matches no link: with all, then, no link.
+ */
+async function tagFilterOf(workspaceId: string, tags: string, mode: "any" | "all"): Promise<{ ids: number[]; needed: number }> {
+  if (mode !== "any" && mode !== "all") throw APIError.invalidArgument(`tagsMode must be "any" or "all", got "${String(mode)}"`);
+  const names = checkTagNames(tags.split(","), "tags");
+  return { ids: await filterTagIds(workspaceId, names), needed: mode === "all" ? names.length : 1 };
+}

@@ -9,6 +9,7 @@ import { ReportPage } from "./pages/ReportPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
+import { TagStatsPage } from "./pages/TagStatsPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
 
@@ -21,6 +22,7 @@ const titles: Record<Route["page"], string> = {
   keys: "API keys",
   admin: "Admin",
   report: "Report a link",
+  tag: "Tag clicks",
   missing: "Page not found",
 };
 
@@ -66,6 +68,8 @@ export function App() {
             <NotAdmin />
           ))}
         {route.page === "report" && <ReportPage key={route.code} code={route.code} />}
+        {route.page === "tag" &&
+          (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

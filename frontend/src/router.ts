@@ -10,6 +10,7 @@ export type Route =
   | { page: "keys" }
   | { page: "admin"; tab: AdminTab; params: Record<string, string> }
   | { page: "report"; code: string }
+  | { page: "tag"; workspaceId: string; tagId: number }
   | { page: "missing" };
 
 /** The admin page's sections. */
@@ -32,6 +33,8 @@ export function parseRoute(hash: string): Route {
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
+  const tag = /^\/workspaces\/([A-Za-z0-9-]+)\/tags\/(\d{1,10})$/.exec(path);
+  if (tag) return { page: "tag", workspaceId: tag[1]!, tagId: Number(tag[2]) };
   return { page: "missing" };
 }
 
@@ -44,6 +47,7 @@ export const href = {
   keys: "#/keys",
   admin: "#/admin",
   report: (code: string) => `#/report/${code}`,
+  tagStats: (workspaceId: string, tagId: number) => `#/workspaces/${workspaceId}/tags/${tagId}`,
 };
 
 /** A section of the admin page, with its filters (the links of a creator or a host). */

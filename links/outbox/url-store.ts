@@ -1,5 +1,6 @@
 import { cargo } from "async";
 import { db } from "../db";
+import { liveTagIds } from "../tagging/link-tags";
 import { outboxRelay, type OutboxRow } from "./relay";
 
 /** What a new link has besides its code and target; null where it has none. */
@@ -14,6 +15,8 @@ export interface LinkDetails {
   readonly maxClicks: number | null;
   /** passwords.hash of its password. */
   readonly passwordHash: string | null;
+  /** Ids of its workspace's tags it has (tagging/tag-rows.ts made them). */
+  readonly tagIds: readonly number[];
 }
 
 /** An anonymous link with no options. */
@@ -25,6 +28,7 @@ export const plainLink: LinkDetails = Object.freeze({
   expiresAt: null,
   maxClicks: null,
   passwordHash: null,
+  tagIds: [],
 });
 
 interface PendingInsert {
@@ -62,24 +66,40 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   for (const p of batch) if (!firstByCode.has(p.code)) firstByCode.set(p.code, p);
   const entries = [...firstByCode.values()];
   const details = entries.map((e) => e.details);
-  const rows = await db.queryAll<OutboxRow>`
-    WITH stored AS (
+  // Each (code, tag id) pair of the batch; only the stored links get theirs.
+  const tagged = entries.flatMap((e) => e.details.tagIds.map((tagId) => ({ code: e.code, tagId })));
+  const rows = await db.rawQueryAll<OutboxRow>(
+    `WITH stored AS (
       INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
-      SELECT * FROM unnest(
-        ${entries.map((e) => e.code)}::text[], ${entries.map((e) => e.url)}::text[], ${details.map((d) => d.createdBy)}::text[],
-        ${details.map((d) => d.workspaceId)}::text[],
-        ${details.map((d) => d.title)}::text[], ${details.map((d) => d.description)}::text[],
-        ${details.map((d) => d.expiresAt)}::timestamptz[], ${details.map((d) => d.maxClicks)}::int[],
-        ${details.map((d) => d.passwordHash)}::text[])
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[])
         AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
       ON CONFLICT DO NOTHING
-      RETURNING code, original_url, created_at)
+      RETURNING id, code, original_url, created_at
+    ), tagged AS (
+      -- In the same statement, so a link is never seen without the tags it was made with;
+      -- a tag deleted meanwhile is left out rather than failing the batch (liveTagIds).
+      INSERT INTO link_tags (link_id, tag_id)
+      SELECT s.id, p.tag_id FROM stored s JOIN unnest($10::text[], $11::int[]) AS p(code, tag_id) ON p.code = s.code
+      WHERE p.tag_id IN ${liveTagIds("$11")}
+    )
     INSERT INTO url_shortened_outbox (code, original_url, created_at)
     SELECT code, original_url, created_at FROM stored
-    RETURNING id, code, original_url, created_at`;
+    RETURNING id, code, original_url, created_at`,
+    entries.map((e) => e.code),
+    entries.map((e) => e.url),
+    details.map((d) => d.createdBy),
+    details.map((d) => d.workspaceId),
+    details.map((d) => d.title),
+    details.map((d) => d.description),
+    details.map((d) => d.expiresAt),
+    details.map((d) => d.maxClicks),
+    details.map((d) => d.passwordHash),
+    tagged.map((t) => t.code),
+    tagged.map((t) => t.tagId),
+  );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));
 }

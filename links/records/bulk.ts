@@ -3,7 +3,9 @@ import log from "encore.dev/log";
 import pLimit from "p-limit";
 import type { LinkCreator } from "../../limits/links";
 import { passwords } from "../../passwords/passwords";
-import { createLink, type ShortenItem, type ShortenResponse } from "./create";
+import { checkTagNames, tagKey } from "../tagging/names";
+import { ensureTags } from "../tagging/tag-rows";
+import { createLink, type ShortenItem, type ShortenResponse, type TagResolver } from "./create";
 
 /** Items one POST /links/bulk may hold. */
 export const maxBulkItems = 1000;
@@ -24,11 +26,36 @@ export type BulkResult = ShortenResponse | BulkItemError;
  * Creates each item as POST /shorten would, independently: one refused item does not
  * fail the others, and each counts against the creator's link limits. All are under way
  * at once, so the stores go together in the group commit's multi-row INSERTs (a few
- * round trips for 1,000 items, not 1,000). Answers in item order.
+ * round trips for 1,000 items, not 1,000). Answers in item order. The tags the items name
+ * are found or made first, all at once (tagsOfOneRequest).
  */
 export async function createLinks(items: readonly ShortenItem[], creator: LinkCreator, workspaceId: string | null): Promise<BulkResult[]> {
   const hashPassword = hashesOfOneRequest();
-  return Promise.all(items.map((item) => createLink(item, creator, hashPassword, workspaceId).catch(itemError)));
+  const tagIdsOf = workspaceId === null ? undefined : await tagsOfOneRequest(items, workspaceId);
+  return Promise.all(items.map((item) => createLink(item, creator, hashPassword, workspaceId, tagIdsOf).catch(itemError)));
+}
+
+/**
+ * The tags of every item of one bulk request, found or made in one transaction rather than
+ * one per item. An item whose tags are refused is left out here and gets its error from
+ * its own check. A name of an item refused for another reason (a bad URL) still becomes
+ * a tag, without links: the tags are made before the items are stored. Past the
+ * workspace's limit of tags, the whole request is refused (400 failed_precondition).
+ */
+async function tagsOfOneRequest(items: readonly ShortenItem[], workspaceId: string): Promise<TagResolver> {
+  const names = new Map<string, string>();
+  for (const item of items) {
+    if (item.tags === undefined) continue;
+    let checked: string[];
+    try {
+      checked = checkTagNames(item.tags);
+    } catch {
+      continue;
+    }
+    for (const name of checked) if (!names.has(tagKey(name))) names.set(tagKey(name), name);
+  }
+  const ids = await ensureTags(workspaceId, [...names.values()]);
+  return async (_workspace, wanted) => wanted.map((name) => ids.get(tagKey(name))!);
 }
 
 /**

@@ -12,6 +12,8 @@ import { storeUnderFreshCode } from "../shortening/fresh-code";
 import { checkTarget } from "../shortening/target";
 import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 import { refuseBannedHost } from "../moderation/host-check";
+import { checkTagNames, tagKey } from "../tagging/names";
+import { ensureTags } from "../tagging/tag-rows";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -33,6 +35,11 @@ export interface ShortenItem {
   title?: string;
   /** For the owner's list of links: at most 1000 characters. */
   description?: string;
+  /**
+   * Names of its workspace's tags (signed-in only): at most 20, each 1 to 50 characters; a
+   * name the workspace has no tag by, in any case, becomes a new tag.
+   */
+  tags?: string[];
 }
 
 export interface ShortenResponse {
@@ -49,17 +56,21 @@ interface CheckedItem {
   readonly target: string;
   readonly alias: string | null;
   readonly password: string | null;
-  readonly details: Omit<LinkDetails, "passwordHash">;
+  readonly details: Omit<LinkDetails, "passwordHash" | "tagIds">;
+  /** Checked tag names, each once. */
+  readonly tags: readonly string[];
 }
 
 /** Every check of an item, before anything is counted or stored; throws the APIError of the first that fails. */
 export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: string, workspaceId: string | null = creator.userID ?? null): CheckedItem {
   if (item.alias !== undefined && creator.userID === undefined) throw APIError.unauthenticated("sign in to choose an alias");
+  if (item.tags !== undefined && workspaceId === null) throw APIError.unauthenticated("sign in to tag links");
   const target = checkTarget(item.url, baseUrl, linkLimits.config.deniedHosts);
   return {
     target,
     alias: item.alias === undefined ? null : checkAlias(item.alias),
     password: item.password === undefined ? null : checkPassword(item.password),
+    tags: item.tags === undefined ? [] : checkTagNames(item.tags),
     details: {
       createdBy: creator.userID ?? null,
       workspaceId,
@@ -71,23 +82,34 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
   };
 }
 
+/** The ids of a workspace's tags by name (in any case), made when missing: tagging/tag-rows.ts ensureTags. */
+export type TagResolver = (workspaceId: string, names: readonly string[]) => Promise<number[]>;
+
+const resolveTags: TagResolver = async (workspaceId, names) => {
+  const ids = await ensureTags(workspaceId, names);
+  return names.map((name) => ids.get(tagKey(name))!);
+};
+
 /**
  * Creates one link: checks it (a host an administrator banned too), counts it against the creator's link limits (limits/links.ts;
  * a refused item costs no budget, a stored one always does), hashes its password with
  * `hashPassword` and stores it under its alias or a fresh random code, in `workspaceId`
- * (workspace-access.ts decides which; by default the creator's personal one).
+ * (workspace-access.ts decides which; by default the creator's personal one), with its
+ * tags (`tagIdsOf` finds or makes them).
  */
 export async function createLink(
   item: ShortenItem,
   creator: LinkCreator,
   hashPassword: (password: string) => Promise<string> = passwords.hash,
   workspaceId: string | null = creator.userID ?? null,
+  tagIdsOf: TagResolver = resolveTags,
 ): Promise<ShortenResponse> {
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
   await linkLimits.count(creator);
-  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password) };
+  const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
+  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };
   const code =
     checked.alias === null
       ? await storeUnderFreshCode(checked.target, generateCode, details)

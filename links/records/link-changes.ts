@@ -4,6 +4,9 @@ import { passwords } from "../../passwords/passwords";
 import { db } from "../db";
 import { checkTarget } from "../shortening/target";
 import { evictNow } from "./cache-eviction";
+import { replaceLinkTags } from "../tagging/link-tags";
+import { checkTagNames, tagKey } from "../tagging/names";
+import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
@@ -20,9 +23,15 @@ export interface LinkChangeFields {
   title?: string | null;
   /** At most 1000 characters, or null. */
   description?: string | null;
+  /**
+   * The link's tags, replacing those it has ([] takes them all off): names of its workspace's
+   * tags, in any case, at most 20; a name the workspace has no tag by becomes a new tag.
+   * Tags are not what the link does: a change of them alone leaves updatedAt as it was.
+   */
+  tags?: string[];
 }
 
-const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description"] as const;
+const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags"] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
@@ -40,6 +49,7 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     password: orNull(fields.password, checkPassword),
     title: orNull(fields.title, checkTitle),
     description: orNull(fields.description, checkDescription),
+    tags: fields.tags === undefined ? undefined : checkTagNames(fields.tags),
   };
 }
 
@@ -50,23 +60,43 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
  * every instance drops the code from its cache when this commits.
  */
 export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
-  // Hashed before the UPDATE, so no row stays locked for scrypt's time.
+  // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
+  // before it too (ensureTags has a transaction of its own).
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
+  const tagIds = changes.tags === undefined ? undefined : await tagIdsOf(workspaceId, changes.tags);
   const set = (value: unknown) => value !== undefined;
-  const row = await db.queryRow`
-    UPDATE urls SET
-      original_url = CASE WHEN ${set(changes.url)} THEN ${changes.url ?? null}::text ELSE original_url END,
-      expires_at = CASE WHEN ${set(changes.expiresAt)} THEN ${changes.expiresAt ?? null}::timestamptz ELSE expires_at END,
-      max_clicks = CASE WHEN ${set(changes.maxClicks)} THEN ${changes.maxClicks ?? null}::int ELSE max_clicks END,
-      password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
-      title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
-      description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
-      updated_at = now()
-    WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
-    RETURNING id`;
-  if (row === null) return false;
+  const linkChanged = changeable.some((name) => name !== "tags" && set(changes[name]));
+  await using tx = await db.begin();
+  const row = linkChanged
+    ? await tx.queryRow<{ id: number }>`
+        UPDATE urls SET
+          original_url = CASE WHEN ${set(changes.url)} THEN ${changes.url ?? null}::text ELSE original_url END,
+          expires_at = CASE WHEN ${set(changes.expiresAt)} THEN ${changes.expiresAt ?? null}::timestamptz ELSE expires_at END,
+          max_clicks = CASE WHEN ${set(changes.maxClicks)} THEN ${changes.maxClicks ?? null}::int ELSE max_clicks END,
+          password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
+          title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
+          description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+          updated_at = now()
+        WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
+        RETURNING id`
+    : // Tags alone: the row is only held (key share: no conflict with the click flush) against a delete meanwhile.
+      await tx.queryRow<{ id: number }>`
+        SELECT id FROM urls WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
+        FOR KEY SHARE`;
+  if (row === null) return false; // rolled back as the transaction is disposed
+  if (tagIds !== undefined) {
+    // With the workspace's tag writes held back, so a bulk tagging cannot take the link past its limit meanwhile.
+    await lockWorkspaceTags(tx, workspaceId);
+    await replaceLinkTags(tx, row.id, tagIds);
+  }
+  await tx.commit();
   // The url service answers the change from its very next request: the trigger's notification
   // reaches its cache a moment after the commit, after this request may have been answered.
-  await evictNow(code);
+  if (linkChanged) await evictNow(code);
   return true;
+}
+
+async function tagIdsOf(workspaceId: string, names: readonly string[]): Promise<number[]> {
+  const ids = await ensureTags(workspaceId, names);
+  return names.map((name) => ids.get(tagKey(name))!);
 }

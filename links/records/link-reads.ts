@@ -16,6 +16,8 @@ export interface LinkListQuery {
   readonly after?: LinkPosition;
   /** The instant expiry is decided at, the same one the answer's statuses are decided at. */
   readonly now: Date;
+  /** Only links with at least `needed` of these tags (tagging/link-tags.ts filterTagIds); undefined: no filter. */
+  readonly tags?: { readonly ids: readonly number[]; readonly needed: number };
 }
 
 /**
@@ -28,8 +30,8 @@ const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: L
 };
 
 /**
- * A page of a workspace's links. They come from urls_workspace_id_idx; the search and
- * the status are filters on them (a workspace's links are few enough). The status is decided on
+ * A page of a workspace's links. They come from urls_workspace_id_idx; the search, the
+ * status and the tags (each link's a lookup in link_tags' key) are filters on them (a workspace's links are few enough). The status is decided on
  * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
  * interval, 100 ms) may be listed as active while its status already says exhausted.
  */
@@ -44,6 +46,7 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
          AND (expires_at IS NULL OR expires_at > $4::timestamptz)
          AND (max_clicks IS NULL OR clicks < max_clicks)))
        AND ($6::int[] IS NULL OR ${after})
+       AND ($7::int[] IS NULL OR (SELECT count(*) FROM link_tags lt WHERE lt.link_id = urls.id AND lt.tag_id = ANY($7::int[])) >= $8::int)
      ORDER BY ${orderBy}
      LIMIT $5`,
     workspaceId,
@@ -52,6 +55,8 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
     query.now,
     query.rows,
     query.after === undefined ? null : position(query.after),
+    query.tags === undefined ? null : [...query.tags.ids],
+    query.tags?.needed ?? 0,
   );
 }
 

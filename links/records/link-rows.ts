@@ -26,14 +26,18 @@ export interface Link {
   status: LinkStatus;
   /** Public URL of the PNG QR image of `shortUrl`; only with QR codes on (QR_CODES=on), and not once deleted. */
   qrCodeUrl?: string;
+  /** Names of its workspace's tags it has, by name in any case. */
+  tags: string[];
 }
 
 /**
  * The columns a Link is made from, for raw queries: every read of a link names the same
- * ones, so a column added to Link is added once. The password hash never leaves SQL.
+ * ones, so a column added to Link is added once. The password hash never leaves SQL. For
+ * `FROM urls` (the tags' subquery names the table).
  */
 export const linkColumns = `id, code, original_url, title, description, clicks, created_at, updated_at,
-  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by, workspace_id`;
+  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by, workspace_id,
+  ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = urls.id ORDER BY lower(t.name), t.id) AS tags`;
 
 export interface LinkRow {
   id: number;
@@ -52,6 +56,7 @@ export interface LinkRow {
   disabled_at: Date | null;
   created_by: string | null;
   workspace_id: string | null;
+  tags: string[];
 }
 
 /** How a row becomes a Link where it is answered. */
@@ -84,6 +89,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     createdAt: row.created_at,
     hasPassword: row.has_password,
     status,
+    tags: row.tags,
   };
   if (row.title !== null) link.title = row.title;
   if (row.description !== null) link.description = row.description;

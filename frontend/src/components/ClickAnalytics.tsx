@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
 import { ErrCode, isAPIError, type analytics } from "../client.gen";
-import { analyticsQuery, hourAllowed, intervals, ranges, type Interval, type RangeKey } from "../analytics/ranges";
+import { analyticsQuery, hourAllowed, intervals, ranges, type AnalyticsQuery, type Interval, type RangeKey } from "../analytics/ranges";
 import type { Dimension } from "../analytics/labels";
 import { formatTime } from "../format";
 import { href } from "../router";
@@ -29,11 +29,30 @@ function failure(err: unknown): ComponentChildren {
   return message;
 }
 
-/** A link's clicks over a chosen range: totals, a chart by hour or day, and where they came from. */
-export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: string }) {
+/** Analytics as every reader answers them (a link's, a tag's): the range, totals, series and breakdowns. */
+export type AnalyticsAnswer = analytics.MyClicksResponse;
+
+/**
+ * Clicks over a chosen range: totals, a chart by hour or day, and where they came from; of
+ * one link, or of what `load` reads (a tag's links), `source` naming it. "All time" starts at `createdAt`.
+ */
+export function ClickAnalytics({
+  code,
+  createdAt,
+  load,
+  source,
+}: {
+  code?: string;
+  createdAt: string;
+  load?: (query: AnalyticsQuery) => Promise<AnalyticsAnswer>;
+  source?: string;
+}) {
   const [range, setRange] = useState<RangeKey>("30d");
   const [interval, setIntervalChoice] = useState<Interval>("day");
-  const [answer, setAnswer] = useState<analytics.LinkAnalyticsResponse | null>(null);
+  const [answer, setAnswer] = useState<AnalyticsAnswer | null>(null);
+  // The reader as last given: a new function each render must not read again.
+  const reader = useRef(load);
+  reader.current = load;
   const [error, setError] = useState<ComponentChildren>(null);
   const [loading, setLoading] = useState(true);
   // Answers can arrive out of order when the buttons are pressed quickly: only the last request's counts.
@@ -42,7 +61,8 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
   useEffect(() => {
     const request = ++latest.current;
     setLoading(true);
-    client.analytics.linkAnalytics(code, analyticsQuery(range, interval, createdAt)).then(
+    const query = analyticsQuery(range, interval, createdAt);
+    (reader.current ? reader.current(query) : client.analytics.linkAnalytics(code!, query)).then(
       (res) => {
         if (request !== latest.current) return;
         setAnswer(res);
@@ -56,7 +76,7 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
         setLoading(false);
       },
     );
-  }, [code, createdAt, range, interval]);
+  }, [code, source, createdAt, range, interval]);
 
   const chooseRange = (chosen: RangeKey) => {
     setRange(chosen);
@@ -78,7 +98,7 @@ export function ClickAnalytics({ code, createdAt }: { code: string; createdAt: s
   );
 }
 
-function Answer({ answer }: { answer: analytics.LinkAnalyticsResponse }) {
+function Answer({ answer }: { answer: AnalyticsAnswer }) {
   const { totals } = answer;
   return (
     <>

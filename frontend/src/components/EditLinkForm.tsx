@@ -6,15 +6,25 @@ import { fromLocalInput, toLocalInput } from "../format";
 import { Alert } from "./Alert";
 import { Field } from "./Field";
 import { OptionFields, numberValue, optionLabels, type OptionValues } from "./OptionFields";
+import { TagEditor } from "./TagEditor";
+import { tagNames } from "../tags";
 
-const labels = { url: "Target URL", password: "Password", ...optionLabels } as const;
+const labels = { url: "Target URL", password: "Password", tags: "Tags", ...optionLabels } as const;
 
 interface Values extends OptionValues {
   url: string;
+  /** The tags' names, separated by commas. */
+  tags: string;
 }
 
 function valuesOf(link: links.Link): Values {
-  return { url: link.originalUrl, expiresAt: toLocalInput(link.expiresAt), maxClicks: link.maxClicks?.toString() ?? "", title: link.title ?? "" };
+  return {
+    url: link.originalUrl,
+    expiresAt: toLocalInput(link.expiresAt),
+    maxClicks: link.maxClicks?.toString() ?? "",
+    title: link.title ?? "",
+    tags: link.tags.join(", "),
+  };
 }
 
 /**
@@ -27,6 +37,7 @@ function changesOf(before: Values, after: Values, password: string, removePasswo
   if (after.expiresAt !== before.expiresAt) changes.expiresAt = fromLocalInput(after.expiresAt) || null;
   if (after.maxClicks !== before.maxClicks) changes.maxClicks = after.maxClicks === "" ? null : numberValue(after.maxClicks);
   if (after.title.trim() !== before.title) changes.title = after.title.trim() || null;
+  if (tagNames(after.tags).join(",") !== tagNames(before.tags).join(",")) changes.tags = tagNames(after.tags);
   if (removePassword) changes.password = null;
   else if (password !== "") changes.password = password;
   return changes;
@@ -86,6 +97,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
           )}
         </div>
       </div>
+      <TagEditor id={id("tags")} value={values.tags} onInput={(tags) => setValues({ ...values, tags })} error={errorOf("tags")} />
       {formError && <Alert>{formError}</Alert>}
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -7,6 +7,7 @@ import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
 import { Sparkline } from "./Sparkline";
+import { TagChips } from "./TagChips";
 
 const statusText: Record<links.Link["status"], string> = {
   active: "Active",
@@ -19,7 +20,20 @@ const statusText: Record<links.Link["status"], string> = {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: links.ListedLink; onChanged: (link: links.Link) => void; onDeleted: (link: links.Link) => void }) {
+export function LinkItem({
+  link,
+  onChanged,
+  onDeleted,
+  selected,
+  onSelect,
+}: {
+  link: links.ListedLink;
+  onChanged: (link: links.Link) => void;
+  onDeleted: (link: links.Link) => void;
+  /** Whether it is among the links chosen for tagging. */
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -34,12 +48,14 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: links.ListedLin
   return (
     <li>
       <span class="link-head">
+        <input type="checkbox" class="select-link" aria-label={`Select ${link.code}`} checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} />
         <a href={link.shortUrl}>{link.shortUrl}</a>
         <span class={`status status-${link.status}`}>{statusText[link.status]}</span>
         <Sparkline counts={link.recentClicks} />
       </span>
       {link.title && <span class="link-title">{link.title}</span>}
       <span class="original">{link.originalUrl}</span>
+      <TagChips tags={link.tags} />
       <span class="meta">
         {plural(link.clicks, "click", "clicks")}
         {link.maxClicks !== undefined && ` of at most ${link.maxClicks}`} · created <time dateTime={link.createdAt}>{formatTime(link.createdAt)}</time>

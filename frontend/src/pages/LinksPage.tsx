@@ -5,10 +5,13 @@ import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
 import { LinkItem } from "../components/LinkItem";
 import { SelectField } from "../components/SelectField";
+import { TagBulkBar } from "../components/TagBulkBar";
+import { TagFilter, type TagsMode } from "../components/TagFilter";
 import { href } from "../router";
+import { usePersonalWorkspaceId, useWorkspaceTags } from "../tags";
 
-type Filter = Required<Pick<links.ListLinksRequest, "q" | "status" | "sort">>;
-const everything: Filter = { q: "", status: "all", sort: "newest" };
+type Filter = Required<Pick<links.ListLinksRequest, "q" | "status" | "sort">> & { tags: string[]; tagsMode: TagsMode };
+const everything: Filter = { q: "", status: "all", sort: "newest", tags: [], tagsMode: "any" };
 const statuses = { all: "All", active: "Active", inactive: "Inactive" } as const;
 const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
 
@@ -22,6 +25,10 @@ export function LinksPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
+  const workspaceId = usePersonalWorkspaceId();
+  const { tags, reload: reloadTags } = useWorkspaceTags(workspaceId);
+  // Codes of the links chosen for tagging.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   // Answers can arrive out of order when the filter changes quickly: only the last request's counts.
   const latest = useRef(0);
 
@@ -30,7 +37,8 @@ export function LinksPage() {
     setLoading(true);
     setError(null);
     try {
-      const page = await client.links.listLinks({ ...applied, q: applied.q || undefined, cursor: after });
+      const { tags: named, tagsMode, ...rest } = applied;
+      const page = await client.links.listLinks({ ...rest, q: applied.q || undefined, tags: named.join(",") || undefined, tagsMode, cursor: after });
       if (request !== latest.current) return;
       setLinks((shown) => (after ? [...shown, ...page.links] : page.links));
       setCursor(page.nextCursor);
@@ -58,7 +66,20 @@ export function LinksPage() {
     // Its buttons went with it: focus would fall to the page's end.
     heading.current?.focus();
   };
-  const filtered = filter.q !== "" || filter.status !== "all";
+  const filtered = filter.q !== "" || filter.status !== "all" || filter.tags.length > 0;
+  const select = (code: string, on: boolean) =>
+    setSelected((chosen) => {
+      const next = new Set(chosen);
+      if (on) next.add(code);
+      else next.delete(code);
+      return next;
+    });
+  const tagged = (message: string) => {
+    setNotice(message);
+    setSelected(new Set());
+    reloadTags();
+    void load(filter);
+  };
 
   return (
     <>
@@ -71,6 +92,10 @@ export function LinksPage() {
         <SelectField id="sort" label="Sort" value={filter.sort} options={sorts} onChange={(sort) => apply({ sort })} />
         <button type="submit">Search</button>
       </form>
+      {workspaceId && (
+        <TagFilter workspaceId={workspaceId} tags={tags} chosen={filter.tags} mode={filter.tagsMode} onChange={(chosen, tagsMode) => apply({ tags: chosen, tagsMode })} />
+      )}
+      {workspaceId && <TagBulkBar workspaceId={workspaceId} codes={[...selected]} tags={tags} onDone={tagged} onClear={() => setSelected(new Set())} />}
       <p role="status" class={notice ? "notice" : "status-line"}>
         {notice}
       </p>
@@ -86,7 +111,14 @@ export function LinksPage() {
       {links.length > 0 && (
         <ul class="links" aria-busy={loading}>
           {links.map((link) => (
-            <LinkItem key={link.code} link={link} onChanged={changed} onDeleted={deleted} />
+            <LinkItem
+              key={link.code}
+              link={link}
+              onChanged={(saved) => (changed(saved), reloadTags())}
+              onDeleted={deleted}
+              selected={selected.has(link.code)}
+              onSelect={(on) => select(link.code, on)}
+            />
           ))}
         </ul>
       )}

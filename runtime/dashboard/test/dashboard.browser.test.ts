@@ -155,6 +155,7 @@ describe("the development dashboard", () => {
       "10_click_analytics.up.sqlapplied",
       "11_evict_on_disabled_reason.up.sqlapplied",
       "12_link_workspaces.up.sqlapplied",
+      "13_tags.up.sqlapplied",
       "14_link_reports.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
