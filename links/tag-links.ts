@@ -1,6 +1,6 @@
 import { api, APIError } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
-import { requireScope } from "../access/scopes";
+import { keyWorkspace, requireScope } from "../access/scopes";
 import { workspaceAllowing } from "./records/workspace-access";
 import { tagLinks, type BulkTagged } from "./tagging/link-tags";
 import { checkTagNames, tagKey } from "./tagging/names";
@@ -43,7 +43,7 @@ export const tagLinksInBulk = api(
     if (adding.length + removing.length === 0) throw APIError.invalidArgument("nothing to change: name tags in add or remove");
     const both = adding.find((name) => removing.some((other) => tagKey(other) === tagKey(name)));
     if (both !== undefined) throw APIError.invalidArgument(`tag "${both}" is in both add and remove`);
-    const workspace = workspaceId ?? userID;
+    const workspace = workspaceId ?? keyWorkspace() ?? userID;
     await workspaceAllowing(workspace, userID, "write");
     return tagLinks({ workspaceId: workspace, codes, add: adding, remove: removing });
   },

@@ -58,6 +58,21 @@ describe("an API key made for a team workspace", () => {
     await expect(links.getLink({ code }, key(ada, ada.id))).rejects.toMatchObject(elsewhere);
   });
 
+  test("tags, tagging and a tag's analytics: the key's workspace's only", async () => {
+    const ada = await signUp();
+    const ws = await workspaces.createWorkspace({ name: "Tagged" }, login(ada));
+    const personal = await links.shorten({ url: "https://personal.example/tagged", tags: ["mine"] }, login(ada));
+    const { tags } = await links.listTags({ id: ada.id }, login(ada));
+    const elsewhere = { code: "permission_denied", message: "this API key acts in another workspace: use a key made for this one" };
+    await expect(links.listTags({ id: ada.id }, key(ada, ws.id))).rejects.toMatchObject(elsewhere);
+    await expect(links.createWorkspaceTag({ id: ada.id, name: "theirs" }, key(ada, ws.id))).rejects.toMatchObject(elsewhere);
+    await expect(links.tagLinksInBulk({ workspaceId: ada.id, codes: [personal.code], add: ["x"] }, key(ada, ws.id))).rejects.toMatchObject(elsewhere);
+    await expect(analytics.tagAnalytics({ id: ada.id, tagId: tags[0]!.id }, key(ada, ws.id))).rejects.toMatchObject(elsewhere);
+    // By default the key tags in its own workspace, where the personal link is not.
+    await expect(links.tagLinksInBulk({ codes: [personal.code], add: ["x"] }, key(ada, ws.id))).rejects.toMatchObject({ code: "not_found" });
+    expect((await links.listTags({ id: ws.id }, key(ada, ws.id))).tags).toEqual([]);
+  });
+
   test("acts with its maker's role at each request: a viewer's key reads only, a removed maker's key reaches nothing", async () => {
     const [ada, cy] = [await signUp(), await signUp()];
     const ws = await workspaces.createWorkspace({ name: "Watchers" }, login(ada));

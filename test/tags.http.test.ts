@@ -302,8 +302,9 @@ describe("who may use the tag endpoints", () => {
     expect(await call("GET", `/workspaces/${outsider.userID}/tags/${tagId}/analytics`, { token: outsider.token })).toMatchObject({ status: 404, body: { message: "tag not found" } });
     expect(await call("DELETE", `/workspaces/${outsider.userID}/tags/${tagId}`, { token: outsider.token })).toMatchObject({ status: 404 });
 
-    // API keys: each endpoint needs its scope.
-    const keyWith = async (scopes: string[]) => ok(await call("POST", "/me/api-keys", { token: owner.token, body: { name: scopes.join(" "), scopes } })).key as string;
+    // API keys, made for the team's workspace: each endpoint needs its scope.
+    const keyWith = async (scopes: string[]) =>
+      ok(await call("POST", "/me/api-keys", { token: owner.token, body: { name: scopes.join(" "), scopes, workspaceId: ws } })).key as string;
     const needs: [string, string, string, unknown?][] = [
       ["links:read", "GET", `/workspaces/${ws}/tags`],
       ["analytics:read", "GET", `/workspaces/${ws}/tags/${tagId}/analytics`],

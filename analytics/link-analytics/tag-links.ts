@@ -1,5 +1,6 @@
 import { APIError } from "encore.dev/api";
 import { workspaces } from "~encore/clients";
+import { requireKeyWorkspace } from "../../access/scopes";
 import { mayDo } from "../../access/workspace-roles";
 import { urlDb } from "../url-db";
 
@@ -17,6 +18,7 @@ export interface TagRef {
 export async function readableTag(workspaceId: string, tagId: number, userID: string): Promise<TagRef> {
   const role = workspaceId === userID ? "owner" : (await workspaces.roleIn({ workspaceId, userId: userID })).role;
   if (role === undefined || !mayDo(role, "read")) throw APIError.notFound("workspace not found");
+  requireKeyWorkspace(workspaceId);
   const tag = await urlDb.queryRow<TagRef>`SELECT id, name FROM tags WHERE id = ${tagId} AND workspace_id = ${workspaceId}`;
   if (tag === null) throw APIError.notFound("tag not found");
   return tag;

@@ -57,11 +57,12 @@ export async function workspaceForNewLinks(workspaceId: string | undefined, user
 /**
  * `userID`'s role in `workspaceId` when it allows `action` (tags, the list of links): 404
  * "workspace not found" for a workspace they are not in (or none by that id), 403 for a role
- * that does not allow it (a viewer writing).
+ * that does not allow it (a viewer writing) or an API key made for another workspace.
  */
 export async function workspaceAllowing(workspaceId: string, userID: string, action: WorkspaceAction): Promise<WorkspaceRole> {
   const role = await roleIn(workspaceId, userID);
   if (role === undefined) throw APIError.notFound("workspace not found");
   if (!mayDo(role, action)) throw APIError.permissionDenied(`a workspace ${role} cannot change its tags or links`);
+  requireKeyWorkspace(workspaceId);
   return role;
 }
