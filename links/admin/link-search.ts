@@ -2,7 +2,7 @@ import type { Primitive } from "encore.dev/storage/sqldb";
 import { db } from "../db";
 import type { AdminLinkSort, LinkPosition } from "../records/cursor";
 import { containsPattern } from "../records/link-reads";
-import { linkColumns, type LinkRow } from "../records/link-rows";
+import { linkColumnsOf, type LinkRow } from "../records/link-rows";
 
 // Every link of the instance, for the administrators (the moderation service's GET
 // /admin/links): anonymous links and every workspace's. Each filter is a condition an index
@@ -42,8 +42,7 @@ const statusConditions: Record<AdminLinkStatus, string | null> = {
   deleted: "u.deleted_at IS NOT NULL",
 };
 
-/** linkColumns, of the urls row aliased u. */
-const columns = linkColumns.replace(/(^|,)\s*([a-z_]+)/g, "$1 u.$2");
+const columns = linkColumnsOf("u");
 
 /** The ORDER BY of each sort and its keyset condition after a position ($after: [id] or [id, count]). */
 const orders: Record<AdminLinkSort, { after: string; orderBy: string; position: (p: LinkPosition) => number[] }> = {

@@ -31,13 +31,21 @@ export interface Link {
 }
 
 /**
- * The columns a Link is made from, for raw queries: every read of a link names the same
- * ones, so a column added to Link is added once. The password hash never leaves SQL. For
- * `FROM urls` (the tags' subquery names the table).
+ * The columns a Link is made from, for raw queries of `urls` named `table` (its alias in
+ * the query): every read of a link names the same ones, so a column added to Link is added
+ * once. The password hash never leaves SQL. The tags' subquery needs the table's name, hence
+ * the parameter.
  */
-export const linkColumns = `id, code, original_url, title, description, clicks, created_at, updated_at,
-  expires_at, max_clicks, password_hash IS NOT NULL AS has_password, deleted_at, disabled_at, created_by, workspace_id,
-  ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = urls.id ORDER BY lower(t.name), t.id) AS tags`;
+export function linkColumnsOf(table: string): string {
+  return `${table}.id, ${table}.code, ${table}.original_url, ${table}.title, ${table}.description, ${table}.clicks,
+  ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
+  ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
+  ${table}.workspace_id,
+  ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
+}
+
+/** linkColumnsOf, for `FROM urls`. */
+export const linkColumns = linkColumnsOf("urls");
 
 export interface LinkRow {
   id: number;
