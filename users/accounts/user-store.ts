@@ -9,7 +9,8 @@ export interface User {
   /** As given at sign-up; matched without regard to case. */
   email: string;
   name: string;
-  age: number;
+  /** Left out when the account gave none (sign-up no longer asks for it). */
+  age?: number;
   createdAt: Date;
 }
 
@@ -30,7 +31,7 @@ export interface ListPosition {
 export interface NewUser {
   email: string;
   name: string;
-  age: number;
+  age: number | null;
   passwordHash: string;
 }
 
@@ -47,7 +48,8 @@ const userColumns = {
 export interface ReplacedUser {
   email: string;
   name: string;
-  age: number;
+  /** null clears it: a PUT replaces the whole profile. */
+  age: number | null;
   passwordHash?: string;
 }
 
@@ -65,7 +67,7 @@ export const userStore = {
    */
   async insert(user: NewUser): Promise<User | undefined> {
     const [row] = await orm.insert(users).values(user).onConflictDoNothing().returning(userColumns);
-    return row;
+    return row && userOf(row);
   },
 
   /** Whether an account has this email, in any case: checked before a sign-up pays for a hash. */
@@ -143,7 +145,7 @@ export const userStore = {
   async find(id: string): Promise<User | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const [row] = await orm.select(userColumns).from(users).where(eq(users.id, id));
-    return row;
+    return row && userOf(row);
   },
 
   /**
@@ -159,7 +161,7 @@ export const userStore = {
         const changes = profile.passwordHash === undefined ? profile : { ...profile, ...endCredentials };
         const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(userColumns);
         if (row && profile.passwordHash !== undefined) await revokeKeys(tx, id);
-        return row ?? "missing";
+        return row ? userOf(row) : "missing";
       });
     } catch (err) {
       if (err instanceof DrizzleQueryError && (err.cause as { code?: unknown } | undefined)?.code === uniqueViolation) {
@@ -207,6 +209,12 @@ export const userStore = {
 };
 
 const uniqueViolation = "23505";
+
+/** A row as the API answers it: an age not given is left out. */
+function userOf(row: { id: string; email: string; name: string; age: number | null; createdAt: Date }): User {
+  const { age, ...rest } = row;
+  return age === null ? rest : { ...rest, age };
+}
 
 /**
  * Ends every login token and API key of an account issued until now, on every instance at
