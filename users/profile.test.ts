@@ -8,7 +8,7 @@ type Account = { id: string; email: string };
 const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
 
 let n = 0;
-async function signUp(overrides: { password?: string } = {}): Promise<Account & { name: string; age: number; createdAt: Date }> {
+async function signUp(overrides: { password?: string } = {}): Promise<Account & { name: string; age?: number; createdAt: Date }> {
   n += 1;
   return users.create({ email: `user${n}@example.com`, name: `User ${n}`, age: 20 + n, password: "a fine password", ...overrides });
 }

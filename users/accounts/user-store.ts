@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, or, sql, DrizzleQueryError } from "drizzle-orm";
 import { orm } from "../db";
-import { apiKeys, users } from "../schema";
+import { apiKeys, sessions, users } from "../schema";
 
 // Every query of the users table, in one place, so endpoints never build SQL.
 
@@ -106,14 +106,37 @@ export const userStore = {
     return row?.passwordHash;
   },
 
-  /** The account with this id, its current email and credentials version, unless it is disabled or gone. */
-  async findActive(id: string): Promise<{ userID: string; email: string; credentialsVersion: number } | undefined> {
-    if (!uuidPattern.test(id)) return undefined;
+  /**
+   * The account with this id, its current email and credentials version, unless it is
+   * disabled or gone; with `sessionID`, also unless that session of the account was signed
+   * out or revoked (a login token from POST /auth/login carries its session's id).
+   */
+  async findActive(id: string, sessionID?: string): Promise<{ userID: string; email: string; credentialsVersion: number } | undefined> {
+    if (!uuidPattern.test(id) || (sessionID !== undefined && !uuidPattern.test(sessionID))) return undefined;
+    const sessionInForce =
+      sessionID === undefined
+        ? undefined
+        : sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${sessionID} AND ${sessions.userId} = ${users.id} AND ${sessions.revokedAt} IS NULL)`;
     const [row] = await orm
       .select({ userID: users.id, email: users.email, credentialsVersion: users.credentialsVersion })
       .from(users)
-      .where(and(eq(users.id, id), isNull(users.disabledAt)));
+      .where(and(eq(users.id, id), isNull(users.disabledAt), sessionInForce));
     return row;
+  },
+
+  /**
+   * Signs the account out everywhere: ends every session and, by raising the credentials
+   * version, every login token issued until now, on every instance at once. API keys stay:
+   * they are for programs, which the owner revokes one by one (a password change ends them
+   * too). False when there is no such account.
+   */
+  async signOutEverywhere(id: string): Promise<boolean> {
+    return orm.transaction(async (tx) => {
+      const [row] = await tx.update(users).set(endCredentials).where(eq(users.id, id)).returning({ id: users.id });
+      if (!row) return false;
+      await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
+      return true;
+    });
   },
 
   /**
