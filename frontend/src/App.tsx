@@ -3,6 +3,7 @@ import { Nav } from "./Nav";
 import { KeysPage } from "./pages/KeysPage";
 import { LinksPage } from "./pages/LinksPage";
 import { LoginPage } from "./pages/LoginPage";
+import { SessionsPage } from "./pages/SessionsPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
@@ -16,6 +17,7 @@ const titles: Record<Route["page"], string> = {
   signup: "Sign up",
   links: "My links",
   keys: "API keys",
+  sessions: "Sessions",
   missing: "Page not found",
 };
 
@@ -51,6 +53,7 @@ export function App() {
         {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
+        {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

@@ -8,6 +8,7 @@ export type Route =
   | { page: "signup" }
   | { page: "links" }
   | { page: "keys" }
+  | { page: "sessions" }
   | { page: "missing" };
 
 export function parseRoute(hash: string): Route {
@@ -17,6 +18,7 @@ export function parseRoute(hash: string): Route {
   if (path === "/signup") return { page: "signup" };
   if (path === "/links") return { page: "links" };
   if (path === "/keys") return { page: "keys" };
+  if (path === "/sessions") return { page: "sessions" };
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
@@ -30,6 +32,7 @@ export const href = {
   signup: "#/signup",
   links: "#/links",
   keys: "#/keys",
+  sessions: "#/sessions",
 };
 
 export function navigate(to: string): void {

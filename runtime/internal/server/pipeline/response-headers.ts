@@ -17,11 +17,12 @@ export function compileResponseHeaders(response: JSONSchema, fields: readonly Re
   if (!fields || fields.length === 0) return null;
   const names = new Set(fields.map((f) => f.name));
   const properties = (response["properties"] ?? {}) as Record<string, JSONSchema>;
+  const required = response["required"];
   const bodySchema: JSONSchema = {
     ...response,
     properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !names.has(name))),
+    ...(Array.isArray(required) && { required: (required as string[]).filter((name) => !names.has(name)) }),
   };
-  if (Array.isArray(response["required"])) bodySchema["required"] = (response["required"] as string[]).filter((name) => !names.has(name));
   return {
     bodySchema,
     apply(reply, result) {
