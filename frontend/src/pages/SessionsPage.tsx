@@ -39,8 +39,9 @@ export function SessionsPage() {
         Sessions
       </h1>
       <p>
-        Each browser where you logged in with your password. One unused for 14 days ends by itself; every one ends after 90 days, and when
-        your password changes. API keys are not sessions: they keep working until you revoke them on <a href={href.keys}>API keys</a>.
+        Each browser where you logged in with your password. A session left unused ends by itself, every one ends after a few months, and
+        all of them when your password changes. API keys are not sessions: they keep working until you revoke them on{" "}
+        <a href={href.keys}>API keys</a>.
       </p>
       <p role="status" class={notice ? "notice" : "status-line"}>
         {notice}
@@ -53,7 +54,7 @@ export function SessionsPage() {
           ))}
         </ul>
       )}
-      <section aria-labelledby="everywhere-heading">
+      <section class="everywhere" aria-labelledby="everywhere-heading">
         <h2 id="everywhere-heading">Sign out everywhere</h2>
         <p>Ends every session, this one too, at once: a lost phone or a shared computer is signed out. You log in again here.</p>
         <div class="actions">
