@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateClient } from "../../clientgen/mod.ts";
 import { config } from "../../config/mod.ts";
 import type { AppMeta, EndpointMeta } from "../../meta/types.ts";
-import { parseApp } from "../../parser/mod.ts";
+import { parseApp, toOpenAPI } from "../../parser/mod.ts";
 import { endpointOf, fixture } from "../../../test/parser-fixtures.ts";
 import { buildHttpServer } from "../http-server.ts";
 
@@ -73,5 +73,16 @@ describe("Header<...> fields of a response", () => {
     expect(code).toContain('rtn.sessionCookie = resp.headers.get("set-cookie") ?? undefined');
     expect(code).toContain('rtn.requestId = resp.headers.get("x-request-ref") ?? (() => { throw new Error("Header `x-request-ref` was unexpectedly null") })()');
     expect(code).toContain("return rtn");
+  });
+
+  test("the OpenAPI document has them as the response's headers, not in its body", () => {
+    const doc = toOpenAPI(meta, "Sessions") as { paths: Record<string, Record<string, { responses: Record<string, Record<string, unknown>> }>> };
+    const success = doc.paths["/sign-in"]!["post"]!.responses["200"]!;
+    expect(success["headers"]).toEqual({
+      "set-cookie": { required: false, schema: { type: "string" }, description: "Sent as a Set-Cookie header, not in the body." },
+      "x-request-ref": { required: true, schema: { type: "string" } },
+    });
+    const body = (success["content"] as Record<string, { schema: { properties: object } }>)["application/json"]!.schema;
+    expect(Object.keys(body.properties)).toEqual(["token"]);
   });
 });

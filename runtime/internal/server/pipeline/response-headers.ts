@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import { validateHeaderValue } from "node:http";
+import { responseBodySchema } from "../../meta/response-body.ts";
 import type { JSONSchema, ResponseHeaderField } from "../../meta/types.ts";
 
 /**
@@ -15,14 +16,7 @@ export interface ResponseHeaderStep {
 
 export function compileResponseHeaders(response: JSONSchema, fields: readonly ResponseHeaderField[] | undefined): ResponseHeaderStep | null {
   if (!fields || fields.length === 0) return null;
-  const names = new Set(fields.map((f) => f.name));
-  const properties = (response["properties"] ?? {}) as Record<string, JSONSchema>;
-  const required = response["required"];
-  const bodySchema: JSONSchema = {
-    ...response,
-    properties: Object.fromEntries(Object.entries(properties).filter(([name]) => !names.has(name))),
-    ...(Array.isArray(required) && { required: (required as string[]).filter((name) => !names.has(name)) }),
-  };
+  const bodySchema = responseBodySchema(response, fields);
   return {
     bodySchema,
     apply(reply, result) {
