@@ -211,6 +211,7 @@ describe("/me/sessions", () => {
 
   test("a password change ends every session; so does disabling the account", async () => {
     const me = await signedIn();
+    const oldSession = ((await send("GET", "/me/sessions", { token: me.token })).body.sessions as Array<{ id: string }>)[0]!.id;
     const changed = await send("PUT", `/users/${me.userID}`, {
       token: me.token,
       body: { email: me.email, name: "Sam", password: "a brand new password", currentPassword: password },
@@ -218,6 +219,12 @@ describe("/me/sessions", () => {
     expect(changed.status).toBe(200);
     expect((await send("POST", "/auth/refresh", { cookie: me.cookie })).status).toBe(401);
     expect((await send("GET", "/me/sessions", { token: me.token })).status).toBe(401);
+    // Listed no more, and not to be ended again.
+    const fresh = await send("POST", "/auth/login", { body: { email: me.email, password: "a brand new password" } });
+    const listed = (await send("GET", "/me/sessions", { token: fresh.body.token as string })).body.sessions as Array<{ id: string }>;
+    expect(listed.map((s) => s.id)).not.toContain(oldSession);
+    expect(listed).toHaveLength(1);
+    expect((await send("DELETE", `/me/sessions/${oldSession}`, { token: fresh.body.token as string })).status).toBe(404);
 
     const other = await signedIn();
     await users.setAccountDisabled({ id: other.userID, disabled: true });

@@ -176,7 +176,8 @@ export const sessionStore = {
     const ended = await orm
       .update(sessions)
       .set({ revokedAt: sql`now()` })
-      .where(and(eq(sessions.id, id), eq(sessions.userId, userID), isNull(sessions.revokedAt)))
+      .from(users)
+      .where(and(eq(sessions.id, id), eq(sessions.userId, userID), eq(users.id, sessions.userId), live))
       .returning({ id: sessions.id });
     return ended.length > 0;
   },
