@@ -104,6 +104,16 @@ export async function tokenForCall(): Promise<string | undefined> {
   return (await refreshSession())?.token ?? currentSession()?.token;
 }
 
+/**
+ * At start, a token that ended while the page was closed is renewed at once: the session may
+ * have ended meanwhile (unused too long, signed out elsewhere), and the page should say so
+ * before the user acts, not after.
+ */
+export function renewIfEnded(): void {
+  const session = currentSession();
+  if (session && Date.parse(session.expiresAt) <= Date.now()) void refreshSession();
+}
+
 export function useSession(): Session | null {
   const [session, setSession] = useState(currentSession);
   useEffect(() => {

@@ -138,6 +138,19 @@ describe("sessions, in the browser", () => {
     expect(refused).toBe(401);
   });
 
+  test("a page opened after its session ended says so at once: signed out before any action", async () => {
+    // The phone's session ended above (signed out everywhere); its page is opened again with
+    // the old token put back, long expired, as a page closed days ago would hold it.
+    const page = phone!.page;
+    await page.evaluate(
+      `localStorage.setItem("url-shortener.session", JSON.stringify({ token: "old.token.here", email: "${email}", expiresAt: "2026-01-01T00:00:00.000Z" }))`,
+    );
+    await page.goto(`${app.url}/#/`);
+    await page.reload();
+    await expect.poll(() => signedOutNav(page).isVisible()).toBe(true);
+    expect(await stored(page)).toBeNull();
+  });
+
   test("Log out ends the session on the server and drops the cookie", async () => {
     const { page } = browser;
     await logIn(page);
