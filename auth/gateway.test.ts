@@ -45,7 +45,7 @@ async function expectRefused(authorization: string): Promise<void> {
 }
 
 describe("the auth handler", () => {
-  test("accepts a token from login, giving the user's id and email, as a login with every scope", async () => {
+  test("accepts a token from login, giving the user's id and email, as a login with every scope, and its session", async () => {
     expect(await auth({ authorization: `Bearer ${validToken}` })).toEqual({
       userID: alice.id,
       email: "alice@example.com",
@@ -53,6 +53,7 @@ describe("the auth handler", () => {
       credential: "login",
       scopes: ["links:read", "links:write", "analytics:read"],
       credentialsVersion: 0,
+      sessionID: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
   });
 

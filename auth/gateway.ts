@@ -39,6 +39,8 @@ export interface AuthData {
   workspaceId?: string;
   /** The account's credentials version the caller signed in under (users/accounts/user-store.ts). */
   credentialsVersion: number;
+  /** The session of a login token from POST /auth/login or /auth/refresh; absent for API keys. */
+  sessionID?: string;
 }
 
 // One message for every way a token or key can be wrong: which check failed is of use
@@ -60,16 +62,18 @@ function bearerToken(authorization: string): string | null {
 
 /**
  * The account of a login token in force, as it is now; null for a bad token, a deleted or
- * disabled account, or a token issued before the account's password last changed (or it
- * was last disabled): its credentials version is older than the account's.
+ * disabled account, a token of a session signed out or revoked, or a token issued before
+ * the account's password last changed (or it was last disabled, or signed out everywhere):
+ * its credentials version is older than the account's. One read answers all of it.
  */
 async function tokenCaller(token: string): Promise<AuthData | null> {
   const claims = await verifyToken(token);
   if (!claims) return null;
-  const { account } = await users.activeAccount({ id: claims.userID });
+  const { sessionID } = claims;
+  const { account } = await users.activeAccount({ id: claims.userID, ...(sessionID && { sessionID }) });
   if (!account || account.credentialsVersion !== claims.credentialsVersion) return null;
   const { userID, email, credentialsVersion } = account;
-  return { userID, email, admin: isAdminEmail(email), credential: "login", scopes: [...apiKeyScopes], credentialsVersion };
+  return { userID, email, admin: isAdminEmail(email), credential: "login", scopes: [...apiKeyScopes], credentialsVersion, ...(sessionID && { sessionID }) };
 }
 
 /**

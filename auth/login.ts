@@ -4,6 +4,7 @@ import { users } from "~encore/clients";
 import { addressKey } from "../limits/address";
 import { LoginLimits, parseLoginLimits } from "../limits/logins";
 import { issueToken } from "./jwt/tokens";
+import { startSession } from "./sessions/start";
 
 export interface LoginRequest {
   email: string & MaxLen<254>;
@@ -13,12 +14,20 @@ export interface LoginRequest {
    * client sent, unless it runs behind a trusted proxy (TRUST_PROXY=on), which sets it.
    */
   forwardedFor?: Header<"X-Forwarded-For">;
+  /** The browser, kept with the session so its owner can tell sessions apart. */
+  userAgent?: Header<"User-Agent">;
 }
 
 export interface LoginResponse {
   /** A JWT to send as `Authorization: Bearer <token>`. */
   token: string;
   expiresAt: Date;
+  /**
+   * The session's refresh token, as an HttpOnly cookie for /auth (auth/sessions/cookie.ts):
+   * a browser keeps it and gets the next login token from POST /auth/refresh. Not in the
+   * JSON body, which stays `{token, expiresAt}`; a program may ignore it.
+   */
+  refreshCookie?: Header<"Set-Cookie">;
 }
 
 /** The limits on attempts, from the environment at start; the rules are in limits/logins.ts. */
@@ -27,7 +36,8 @@ const loginLimits = new LoginLimits(parseLoginLimits(process.env));
 const badCredentials = "invalid email or password";
 
 /**
- * Logs in with an email and password and answers with a token. Public.
+ * Logs in with an email and password and answers with a token, and starts a session whose
+ * refresh token comes as a cookie (auth/refresh.ts says how it is used). Public.
  *
  * A wrong password and an unknown email get the same error, and take the same time
  * (the users service spends the same scrypt work on both). Attempts are limited so that
@@ -41,7 +51,7 @@ const badCredentials = "invalid email or password";
 export const login = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/auth/login", sensitive: true },
-  async ({ email, password, forwardedFor }: LoginRequest): Promise<LoginResponse> => {
+  async ({ email, password, forwardedFor, userAgent }: LoginRequest): Promise<LoginResponse> => {
     const emailKey = email.trim().toLowerCase();
     // No address: a call from another service that passed none; such calls share one budget.
     const attempt = await loginLimits.begin(addressKey(forwardedFor) ?? "unknown", emailKey);
@@ -63,6 +73,7 @@ export const login = api(
       throw APIError.unauthenticated(badCredentials);
     }
     await attempt.succeeded();
-    return issueToken(user);
+    const session = await startSession(user, userAgent);
+    return { ...(await issueToken({ ...user, sessionID: session.sessionID })), refreshCookie: session.cookie };
   },
 );

@@ -1,6 +1,6 @@
 // Two instances of the app on one database: a key revoked through one is refused by both
-// from the next request, as is a key of an account disabled meanwhile, and every token and
-// key after a password change. Keys and accounts are looked up in the database on every
+// from the next request, as is a key of an account disabled meanwhile, every token and
+// key after a password change, and every session after signing out everywhere. Keys and accounts are looked up in the database on every
 // request, so no instance holds on to one; nor does an instance need to have seen a key to
 // answer it during a flood of unknown keys, right after a restart included.
 import { randomBytes } from "node:crypto";
@@ -101,6 +101,22 @@ test("a password change through A: the old token and key are refused by A and by
   // Logged in on B at once (perhaps in the same second as the change), used on A and B.
   const login = await send(b, "POST", "/auth/login", undefined, { email, password: "the new password" });
   for (const app of [a, b]) expect((await send(app, "GET", "/me/urls", login.body.token as string)).status).toBe(200);
+});
+
+test("signing out everywhere through B: A refuses the session's login token and refresh cookie at once; the key works on both", async () => {
+  const { email, password, key } = await keyOnBoth();
+  const login = await fetch(`${a.url}/auth/login`, { method: "POST", headers: { "x-forwarded-for": "203.0.113.20" }, body: JSON.stringify({ email, password }) });
+  const { token } = (await login.json()) as { token: string };
+  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+  const refresh = (app: RunningApp) => fetch(`${app.url}/auth/refresh`, { method: "POST", headers: { cookie } }).then((res) => res.status);
+  expect(await refresh(b)).toBe(200); // a session of A's login is refreshed by B
+
+  expect((await send(b, "DELETE", "/me/sessions", token)).status).toBe(200);
+  for (const app of [a, b]) {
+    expect((await send(app, "GET", "/me/urls", token)).status).toBe(401);
+    expect(await refresh(app)).toBe(401);
+    expect((await send(app, "GET", "/me/urls", key)).status).toBe(200);
+  }
 });
 
 /** 650 random well-formed keys from one address, 25 at a time, as the attack was made; the statuses answered. */

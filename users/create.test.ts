@@ -28,6 +28,14 @@ describe("POST /users (sign-up)", () => {
     expect(JSON.stringify(user)).not.toMatch(/analytical engine|scrypt|password/i);
   });
 
+  test("age is optional: a sign-up without it makes an account whose answer has no age", async () => {
+    const { age: _age, ...withoutAge } = signUp({ email: "no-age@example.com" });
+    const user = await create(withoutAge);
+    expect(Object.keys(user).sort()).toEqual(["createdAt", "email", "id", "name"]);
+    const stored = await db.queryRow<{ age: number | null }>`SELECT age FROM users WHERE id = ${user.id}::uuid`;
+    expect(stored?.age).toBeNull();
+  });
+
   test("stores a scrypt hash of the password, never the password itself", async () => {
     const user = await create(signUp({ email: "hash@example.com" }));
     const stored = await storedHash(user.id);

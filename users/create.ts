@@ -12,8 +12,11 @@ export interface CreateUserRequest {
   /** Unique without regard to case: "Ann@x.io" and "ann@x.io" are one account. */
   email: string & IsEmail & MaxLen<254>;
   name: string & MinLen<1> & MaxLen<100>;
-  /** A whole number of years; a string such as "36" is rejected before the handler runs. */
-  age: number & Min<0> & Max<150>;
+  /**
+   * Optional: the spec's illustrative CreateUserRequest has it, so a sign-up that gives it
+   * still works and gets it back; a string such as "36" is rejected before the handler runs.
+   */
+  age?: number & Min<0> & Max<150>;
   /** Stored only as a scrypt hash; never returned. */
   password: string & MinLen<8> & MaxLen<256>;
   /**

@@ -6,6 +6,12 @@ export interface UserExistsRequest {
   id: string;
 }
 
+export interface ActiveAccountRequest {
+  id: string;
+  /** The session a login token was issued for: the account counts as active only while it is not signed out or revoked. */
+  sessionID?: string;
+}
+
 export interface UserExistsResponse {
   exists: boolean;
 }
@@ -23,9 +29,12 @@ export interface ActiveAccountResponse {
 
 /**
  * The account a login token names, as it is now, so the auth handler refuses the tokens
- * of deleted and disabled accounts at once, and sees an email changed since login. Internal.
+ * of deleted and disabled accounts, and of sessions signed out or revoked, at once, and sees
+ * an email changed since login. Internal.
  */
 export const activeAccount = api(
   { expose: false, method: "GET", path: "/internal/users/:id/active" },
-  async ({ id }: UserExistsRequest): Promise<ActiveAccountResponse> => ({ account: (await userStore.findActive(id)) ?? null }),
+  async ({ id, sessionID }: ActiveAccountRequest): Promise<ActiveAccountResponse> => ({
+    account: (await userStore.findActive(id, sessionID)) ?? null,
+  }),
 );

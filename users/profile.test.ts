@@ -8,7 +8,7 @@ type Account = { id: string; email: string };
 const as = (user: Account) => ({ authData: { userID: user.id, email: user.email, admin: false, credential: "login" as const, scopes: [...apiKeyScopes], credentialsVersion: 0 } });
 
 let n = 0;
-async function signUp(overrides: { password?: string } = {}): Promise<Account & { name: string; age: number; createdAt: Date }> {
+async function signUp(overrides: { password?: string } = {}): Promise<Account & { name: string; age?: number; createdAt: Date }> {
   n += 1;
   return users.create({ email: `user${n}@example.com`, name: `User ${n}`, age: 20 + n, password: "a fine password", ...overrides });
 }
@@ -107,7 +107,6 @@ describe("PUT /users/:id (replace)", () => {
   test.each<[string, Record<string, unknown>, string]>([
     ["an age given as a string", { age: "36" }, "age"],
     ["a fractional age", { age: 36.5 }, "age must be a whole number, got 36.5"],
-    ["a missing age", { age: undefined }, "age"],
     ["an email that is not one", { email: "not-an-email" }, "email"],
     ["a blank name", { name: "   " }, "name must not be blank"],
     ["a name given as a number", { name: 7 }, "name"],
@@ -166,6 +165,13 @@ describe("the current password", () => {
     }
     expect(await users.get({ id: ada.id }, as(ada))).toEqual(ada);
     expect(await users.verifyCredentials({ email: ada.email, password: "a fine password" })).toMatchObject({ user: { userID: ada.id } });
+  });
+
+  test("an age left out is cleared: a PUT replaces the whole profile, and age is optional since sign-up stopped asking for it", async () => {
+    const ada = await signUp();
+    const replaced = await users.replace({ id: ada.id, email: ada.email, name: "Ada" }, as(ada));
+    expect(replaced).not.toHaveProperty("age");
+    expect(await users.get({ id: ada.id }, as(ada))).not.toHaveProperty("age");
   });
 
   test("name and age alone, or the email in another case, need none", async () => {

@@ -24,8 +24,8 @@ export interface ReplaceUserRequest {
   /** Unique without regard to case, as at sign-up. */
   email: string & IsEmail & MaxLen<254>;
   name: string & MinLen<1> & MaxLen<100>;
-  /** A whole number of years; a string such as "36" is rejected before the handler runs. */
-  age: number & Min<0> & Max<150>;
+  /** A whole number of years; optional, and left out it is cleared (a PUT replaces the whole profile). */
+  age?: number & Min<0> & Max<150>;
   /**
    * A new password, stored only as a scrypt hash; omitted, the current one stays. It ends
    * every login token and API key of the account issued before it, this request's included.
@@ -53,7 +53,7 @@ export const get = api(
 );
 
 /**
- * Replaces the caller's own profile: email, name and age, and the password when one is
+ * Replaces the caller's own profile: email, name and age (left out: cleared), and the password when one is
  * given. A new email or password needs the current password (400 without it, 403 when
  * wrong, 429 after repeated wrong ones). Login tokens only: a key is 403.
  */

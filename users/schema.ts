@@ -11,7 +11,8 @@ export const users = p.pgTable(
     /** Kept as given at sign-up; unique regardless of case (the index below). */
     email: p.text().notNull(),
     name: p.text().notNull(),
-    age: p.integer().notNull(),
+    /** Optional since sign-up stopped asking for it; null when not given. */
+    age: p.integer(),
     /** Self-describing scrypt hash: scrypt$N$r$p$salt$key (base64). Never the password. */
     passwordHash: p.text("password_hash").notNull(),
     createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -78,4 +79,52 @@ export const apiKeys = p.pgTable(
       sql`cardinality(${t.scopes}) >= 1 AND ${t.scopes} <@ '{links:read,links:write,analytics:read}'::text[]`,
     ),
   ],
+);
+
+/**
+ * A browser's sign-in that lasts while it is used: POST /auth/login starts one, and its
+ * refresh token (an HttpOnly cookie, session_tokens) gets a new login token and a new
+ * refresh token from POST /auth/refresh. Live while not revoked, before `idle_expires_at`
+ * (moved on at each refresh) and `expires_at` (fixed at sign-in), and while the account's
+ * credentials version is still the one it was started under: a password change, a
+ * disabling and "sign out everywhere" raise it and so end every session at once.
+ */
+export const sessions = p.pgTable(
+  "sessions",
+  {
+    id: p.uuid().primaryKey().default(sql`gen_random_uuid()`),
+    userId: p
+      .uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    credentialsVersion: p.integer("credentials_version").notNull(),
+    createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: p.timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    idleExpiresAt: p.timestamp("idle_expires_at", { withTimezone: true }).notNull(),
+    expiresAt: p.timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** The browser's User-Agent at sign-in, cut to 256 characters, so its owner can tell sessions apart. */
+    userAgent: p.text("user_agent"),
+    revokedAt: p.timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [p.index("sessions_user_id_created_at_idx").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Every refresh token a session was given, as SHA-256 hashes (never the token): the current
+ * one has no `replaced_at`. A replaced one presented again is either a second tab that
+ * refreshed at the same moment (within the grace, answered without rotating) or a copy in
+ * someone else's hands, which ends the session.
+ */
+export const sessionTokens = p.pgTable(
+  "session_tokens",
+  {
+    tokenHash: p.text("token_hash").primaryKey(),
+    sessionId: p
+      .uuid("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    replacedAt: p.timestamp("replaced_at", { withTimezone: true }),
+  },
+  (t) => [p.index("session_tokens_session_id_idx").on(t.sessionId)],
 );

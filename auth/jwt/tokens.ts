@@ -1,11 +1,15 @@
 import { errors, jwtVerify, SignJWT } from "jose";
 import { jwtKey } from "../config";
+import { sessionConfig } from "../sessions/config";
 
 /** Who issues tokens, and for whom: a token made for another app with the same key is refused. */
 export const tokenIssuer = "url-shortener/auth";
 export const tokenAudience = "url-shortener/api";
-/** Tokens cannot be revoked one by one, so they are short-lived; deleted users are refused at once regardless. */
-export const tokenLifetimeSeconds = 60 * 60;
+/**
+ * Short-lived (an hour unless LOGIN_TOKEN_SECONDS says otherwise): a browser gets the next
+ * from its session's refresh token. Signed-out sessions and deleted users are refused at once regardless.
+ */
+export const tokenLifetimeSeconds = sessionConfig.tokenSeconds;
 /** Allowed skew between the clocks of the instance that issued a token and the one checking it. */
 export const clockToleranceSeconds = 30;
 
@@ -14,6 +18,8 @@ export interface TokenClaims {
   email: string;
   /** The account's credentials version when the token was issued: a password change raises it, ending the token. */
   credentialsVersion: number;
+  /** The session it was issued for (POST /auth/login, /auth/refresh); tokens from before sessions existed have none. */
+  sessionID?: string;
 }
 
 /**
@@ -21,17 +27,20 @@ export interface TokenClaims {
  * and count as version 0, every account's until its first password change.
  */
 const credentialsVersionClaim = "cv";
+/** The claim that carries the session's id. */
+const sessionClaim = "sid";
 
 export interface IssuedToken {
   token: string;
   expiresAt: Date;
 }
 
-/** A signed HS256 token for `user`, valid from `now` for an hour. */
+/** A signed HS256 token for `user`, valid from `now` for `tokenLifetimeSeconds`. */
 export async function issueToken(user: TokenClaims, now: Date = new Date()): Promise<IssuedToken> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const expiresAt = issuedAt + tokenLifetimeSeconds;
-  const token = await new SignJWT({ email: user.email, [credentialsVersionClaim]: user.credentialsVersion })
+  const claims = { email: user.email, [credentialsVersionClaim]: user.credentialsVersion, ...(user.sessionID && { [sessionClaim]: user.sessionID }) };
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(user.userID)
     .setIssuer(tokenIssuer)
@@ -60,8 +69,10 @@ export async function verifyToken(token: string): Promise<TokenClaims | null> {
       requiredClaims: ["sub", "iat", "nbf", "exp"],
     });
     const version = payload[credentialsVersionClaim] ?? 0;
+    const session = payload[sessionClaim];
     if (typeof payload.sub !== "string" || typeof payload["email"] !== "string" || !Number.isSafeInteger(version)) return null;
-    return { userID: payload.sub, email: payload["email"], credentialsVersion: version as number };
+    if (session !== undefined && typeof session !== "string") return null;
+    return { userID: payload.sub, email: payload["email"], credentialsVersion: version as number, ...(session !== undefined && { sessionID: session }) };
   } catch (err) {
     if (err instanceof errors.JOSEError) return null;
     throw err;

@@ -6,6 +6,7 @@ import { KeysPage } from "./pages/KeysPage";
 import { LinksPage } from "./pages/LinksPage";
 import { LoginPage } from "./pages/LoginPage";
 import { ReportPage } from "./pages/ReportPage";
+import { SessionsPage } from "./pages/SessionsPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
@@ -23,6 +24,7 @@ const titles: Record<Route["page"], string> = {
   admin: "Admin",
   report: "Report a link",
   tag: "Tag clicks",
+  sessions: "Sessions",
   missing: "Page not found",
 };
 
@@ -70,6 +72,7 @@ export function App() {
         {route.page === "report" && <ReportPage key={route.code} code={route.code} />}
         {route.page === "tag" &&
           (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
+        {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

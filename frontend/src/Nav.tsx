@@ -1,5 +1,5 @@
 import { href, navigate, type Route } from "./router";
-import { signOut, type Session } from "./session";
+import { logOut as endSession, type Session } from "./session";
 
 /** The site's navigation; the current page's link carries aria-current. */
 export function Nav({ route, session, admin }: { route: Route; session: Session | null; admin: boolean }) {
@@ -10,8 +10,8 @@ export function Nav({ route, session, admin }: { route: Route; session: Session 
       </a>
     </li>
   );
-  const logOut = () => {
-    signOut();
+  const logOut = async () => {
+    await endSession();
     navigate(href.shorten);
   };
   return (
@@ -23,13 +23,14 @@ export function Nav({ route, session, admin }: { route: Route; session: Session 
         {link("shorten", href.shorten, "Shorten")}
         {session && link("links", href.links, "My links")}
         {session && link("keys", href.keys, "API keys")}
+        {session && link("sessions", href.sessions, "Sessions")}
         {session && admin && link("admin", href.admin, "Admin")}
         {!session && link("login", href.login, "Log in")}
         {!session && link("signup", href.signup, "Sign up")}
         {session && (
           <li>
             <span class="who">{session.email}</span>{" "}
-            <button type="button" class="link-button" onClick={logOut}>
+            <button type="button" class="link-button" onClick={() => void logOut()}>
               Log out
             </button>
           </li>

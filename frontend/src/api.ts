@@ -1,18 +1,34 @@
 import Client, { ErrCode, isAPIError } from "./client.gen";
-import { currentSession, signOut } from "./session";
+import { currentSession, refreshSession, signOut, tokenForCall } from "./session";
 
-/** The one API client: same origin, with the signed-in user's token on every call. */
+/**
+ * A 401 to a call made with a login token: the token ended early (another tab signed in
+ * again, the server's clock), so the session's cookie gets a new one and the call is made
+ * once more with it. Refused again, the session has ended (refreshSession signs out).
+ */
+const retryingFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  const headers = new Headers(init?.headers);
+  if (res.status !== 401 || !headers.has("authorization")) return res;
+  const renewed = await refreshSession();
+  if (!renewed) return res;
+  headers.set("authorization", `Bearer ${renewed.token}`);
+  return fetch(input, { ...init, headers });
+};
+
+/** The one API client: same origin, with the signed-in user's token on every call, renewed as it ends. */
 export const client = new Client(location.origin, {
-  auth: () => {
-    const token = currentSession()?.token;
+  auth: async () => {
+    const token = await tokenForCall();
     return token ? { authorization: `Bearer ${token}` } : undefined;
   },
+  fetcher: retryingFetch,
 });
 
 /** A message for a failed call, for people: the API's own message, or what went wrong on the way. */
 export function errorMessage(err: unknown): string {
   if (isAPIError(err)) {
-    // A token the server no longer accepts (expired, account deleted): sign out so the page says so.
+    // Refused even after a refresh (account deleted, signed out everywhere): sign out so the page says so.
     if (err.code === ErrCode.Unauthenticated && currentSession()) signOut();
     return err.message;
   }

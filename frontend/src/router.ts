@@ -11,6 +11,7 @@ export type Route =
   | { page: "admin"; tab: AdminTab; params: Record<string, string> }
   | { page: "report"; code: string }
   | { page: "tag"; workspaceId: string; tagId: number }
+  | { page: "sessions" }
   | { page: "missing" };
 
 /** The admin page's sections. */
@@ -30,6 +31,7 @@ export function parseRoute(hash: string): Route {
   }
   const report = /^\/report\/([A-Za-z0-9_-]+)$/.exec(path);
   if (report) return { page: "report", code: report[1]! };
+  if (path === "/sessions") return { page: "sessions" };
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
@@ -48,6 +50,7 @@ export const href = {
   admin: "#/admin",
   report: (code: string) => `#/report/${code}`,
   tagStats: (workspaceId: string, tagId: number) => `#/workspaces/${workspaceId}/tags/${tagId}`,
+  sessions: "#/sessions",
 };
 
 /** A section of the admin page, with its filters (the links of a creator or a host). */

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, or, sql, DrizzleQueryError } from "drizzle-orm";
 import { orm } from "../db";
-import { apiKeys, users } from "../schema";
+import { apiKeys, sessions, users } from "../schema";
 
 // Every query of the users table, in one place, so endpoints never build SQL.
 
@@ -9,7 +9,8 @@ export interface User {
   /** As given at sign-up; matched without regard to case. */
   email: string;
   name: string;
-  age: number;
+  /** Left out when the account gave none (sign-up no longer asks for it). */
+  age?: number;
   createdAt: Date;
 }
 
@@ -30,7 +31,7 @@ export interface ListPosition {
 export interface NewUser {
   email: string;
   name: string;
-  age: number;
+  age: number | null;
   passwordHash: string;
 }
 
@@ -47,7 +48,8 @@ const userColumns = {
 export interface ReplacedUser {
   email: string;
   name: string;
-  age: number;
+  /** null clears it: a PUT replaces the whole profile. */
+  age: number | null;
   passwordHash?: string;
 }
 
@@ -65,7 +67,7 @@ export const userStore = {
    */
   async insert(user: NewUser): Promise<User | undefined> {
     const [row] = await orm.insert(users).values(user).onConflictDoNothing().returning(userColumns);
-    return row;
+    return row && userOf(row);
   },
 
   /** Whether an account has this email, in any case: checked before a sign-up pays for a hash. */
@@ -104,14 +106,37 @@ export const userStore = {
     return row?.passwordHash;
   },
 
-  /** The account with this id, its current email and credentials version, unless it is disabled or gone. */
-  async findActive(id: string): Promise<{ userID: string; email: string; credentialsVersion: number } | undefined> {
-    if (!uuidPattern.test(id)) return undefined;
+  /**
+   * The account with this id, its current email and credentials version, unless it is
+   * disabled or gone; with `sessionID`, also unless that session of the account was signed
+   * out or revoked (a login token from POST /auth/login carries its session's id).
+   */
+  async findActive(id: string, sessionID?: string): Promise<{ userID: string; email: string; credentialsVersion: number } | undefined> {
+    if (!uuidPattern.test(id) || (sessionID !== undefined && !uuidPattern.test(sessionID))) return undefined;
+    const sessionInForce =
+      sessionID === undefined
+        ? undefined
+        : sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${sessionID} AND ${sessions.userId} = ${users.id} AND ${sessions.revokedAt} IS NULL)`;
     const [row] = await orm
       .select({ userID: users.id, email: users.email, credentialsVersion: users.credentialsVersion })
       .from(users)
-      .where(and(eq(users.id, id), isNull(users.disabledAt)));
+      .where(and(eq(users.id, id), isNull(users.disabledAt), sessionInForce));
     return row;
+  },
+
+  /**
+   * Signs the account out everywhere: ends every session and, by raising the credentials
+   * version, every login token issued until now, on every instance at once. API keys stay:
+   * they are for programs, which the owner revokes one by one (a password change ends them
+   * too). False when there is no such account.
+   */
+  async signOutEverywhere(id: string): Promise<boolean> {
+    return orm.transaction(async (tx) => {
+      const [row] = await tx.update(users).set(endCredentials).where(eq(users.id, id)).returning({ id: users.id });
+      if (!row) return false;
+      await tx.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
+      return true;
+    });
   },
 
   /**
@@ -143,7 +168,7 @@ export const userStore = {
   async find(id: string): Promise<User | undefined> {
     if (!uuidPattern.test(id)) return undefined;
     const [row] = await orm.select(userColumns).from(users).where(eq(users.id, id));
-    return row;
+    return row && userOf(row);
   },
 
   /**
@@ -159,7 +184,7 @@ export const userStore = {
         const changes = profile.passwordHash === undefined ? profile : { ...profile, ...endCredentials };
         const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(userColumns);
         if (row && profile.passwordHash !== undefined) await revokeKeys(tx, id);
-        return row ?? "missing";
+        return row ? userOf(row) : "missing";
       });
     } catch (err) {
       if (err instanceof DrizzleQueryError && (err.cause as { code?: unknown } | undefined)?.code === uniqueViolation) {
@@ -207,6 +232,12 @@ export const userStore = {
 };
 
 const uniqueViolation = "23505";
+
+/** A row as the API answers it: an age not given is left out. */
+function userOf(row: { id: string; email: string; name: string; age: number | null; createdAt: Date }): User {
+  const { age, ...rest } = row;
+  return age === null ? rest : { ...rest, age };
+}
 
 /**
  * Ends every login token and API key of an account issued until now, on every instance at

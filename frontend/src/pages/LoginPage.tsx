@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { client, errorMessage } from "../api";
+import { errorMessage } from "../api";
 import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
 import { href, navigate } from "../router";
-import { signIn } from "../session";
+import { logIn } from "../session";
 
 /** `justSignedUp`: the email of the account the sign-up page just made, to log in with. */
 export function LoginPage({ justSignedUp }: { justSignedUp: string | null }) {
@@ -17,8 +17,7 @@ export function LoginPage({ justSignedUp }: { justSignedUp: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      const { token, expiresAt } = await client.auth.login({ email: email.trim(), password });
-      signIn({ token, expiresAt, email: email.trim() });
+      await logIn(email.trim(), password);
       navigate(href.links);
     } catch (err) {
       // One message for the whole form: the API does not say which of the two was wrong, on purpose.

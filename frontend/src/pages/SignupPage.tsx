@@ -5,19 +5,18 @@ import { Field } from "../components/Field";
 import { useApiForm } from "../form";
 import { href, navigate } from "../router";
 
-const labels = { email: "Email", name: "Name", age: "Age", password: "Password" } as const;
+const labels = { email: "Email", name: "Name", password: "Password" } as const;
 type FieldName = keyof typeof labels;
 
 export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void }) {
-  const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", age: "", password: "" });
+  const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", password: "" });
   const { busy, formError, errorOf, run } = useApiForm(labels, "email");
   const set = (field: FieldName) => (e: { currentTarget: HTMLInputElement }) => setValues({ ...values, [field]: e.currentTarget.value });
 
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      // An empty age is sent as NaN's JSON, null, which the API refuses with a message naming age.
-      const user = await client.users.create({ ...values, email: values.email.trim(), age: values.age === "" ? NaN : Number(values.age) });
+      const user = await client.users.create({ ...values, email: values.email.trim() });
       onSignedUp(user.email);
       navigate(href.login);
     });
@@ -29,7 +28,6 @@ export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void
       <form onSubmit={submit} noValidate class="stacked-form">
         <Field id="email" label="Email" type="email" autoComplete="email" value={values.email} onInput={set("email")} error={errorOf("email")} />
         <Field id="name" label="Name" autoComplete="name" value={values.name} onInput={set("name")} error={errorOf("name")} />
-        <Field id="age" label="Age" type="number" inputMode="numeric" min={0} max={150} value={values.age} onInput={set("age")} error={errorOf("age")} />
         <Field
           id="password"
           label="Password"

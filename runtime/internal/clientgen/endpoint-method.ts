@@ -60,7 +60,20 @@ export function endpointMethod(endpoint: EndpointMeta, types: TypeWriter, ns: st
   if (bodyText || extras.length > 0) callArgs.push(bodyText || "undefined");
   if (extras.length > 0) callArgs.push(`{ ${extras.join(", ")} }`);
   const call = `this.baseClient.callTypedAPI(${callArgs.join(", ")})`;
-  if (endpoint.response) {
+  if (endpoint.response && endpoint.responseHeaders) {
+    // As Encore's client: the body, then each header field from the response's headers.
+    lines.push(`const resp = await ${call}`, `const rtn = await resp.json() as ${types.type(endpoint.response, ns, 0)}`);
+    for (const field of endpoint.responseHeaders) {
+      const value = `resp.headers.get(${quote(field.wireName)})`;
+      // An optional one may be absent: a browser never shows Set-Cookie to a script, for one.
+      if (field.optional) {
+        lines.push(`${member("rtn", field.name)} = ${value} ?? undefined`);
+      } else {
+        lines.push(`${member("rtn", field.name)} = ${value} ?? (() => { throw new Error(${quote(`Header \`${field.wireName}\` was unexpectedly null`)}) })()`);
+      }
+    }
+    lines.push("return rtn");
+  } else if (endpoint.response) {
     lines.push(`const resp = await ${call}`, `return await resp.json() as ${types.type(endpoint.response, ns, 0)}`);
   } else {
     lines.push(`await ${call}`);

@@ -184,8 +184,13 @@ export interface EndpointMeta {
   readonly sensitive: boolean;
   /** Null when the handler takes no parameters. For streams: the handshake (path, query, headers). */
   readonly request: RequestMeta | null;
-  /** Null when the handler returns void; always null for streams (see `stream`). */
+  /** Null when the handler returns void; always null for streams (see `stream`). Header fields included. */
   readonly response: JSONSchema | null;
+  /**
+   * The response's `Header<...>` fields, sent as response headers and left out of the JSON
+   * body, as Encore does; absent when it has none. In-process calls get them as fields.
+   */
+  readonly responseHeaders?: readonly ResponseHeaderField[];
   /** Only for kind "static". */
   readonly static?: StaticMeta;
   /** Only for kind "stream". */
@@ -223,6 +228,14 @@ export interface RequestField {
   readonly name: string;
   readonly location: FieldLocation;
   /** Name on the wire: the header name (lower-case) or query key; equal to `name` otherwise. */
+  readonly wireName: string;
+  readonly optional: boolean;
+}
+
+export interface ResponseHeaderField {
+  /** Property name in the handler's response object. */
+  readonly name: string;
+  /** The header's name, lower-case. */
   readonly wireName: string;
   readonly optional: boolean;
 }

@@ -87,6 +87,18 @@ const CASES: readonly Case[] = [
     message: 'unsupported type "string" in the response of svc.hello: responses must be object types',
   },
   {
+    fixture: "response-header-number",
+    file: "svc/api.ts",
+    at: 'total: Header<number, "X-Total">;',
+    message: 'field "total" of Counted is a response header, which must be a string',
+  },
+  {
+    fixture: "response-query",
+    file: "svc/api.ts",
+    at: 'next: Query<"next">;',
+    message: 'field "next" of Paged is a Query<...>: a response has no query string',
+  },
+  {
     fixture: "query-object",
     file: "svc/api.ts",
     at: "filter: { owner: string };",

@@ -1,3 +1,4 @@
+import { responseBodySchema } from "../meta/response-body.ts";
 import type { AppMeta, EndpointMeta, JSONSchema } from "../meta/types.ts";
 
 const OPENAPI_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
@@ -67,9 +68,19 @@ function operation(endpoint: EndpointMeta, operationId: string): Record<string, 
     const required = Array.isArray(request.body["required"]) && request.body["required"].length > 0;
     result["requestBody"] = { required, content: { "application/json": { schema: withoutEncoreKeys(request.body) } } };
   }
-  const success = endpoint.response
-    ? { description: "Success", content: { "application/json": { schema: withoutEncoreKeys(endpoint.response) } } }
+  const success: Record<string, unknown> = endpoint.response
+    ? { description: "Success", content: { "application/json": { schema: withoutEncoreKeys(responseBodySchema(endpoint.response, endpoint.responseHeaders)) } } }
     : { description: "Success" };
+  if (endpoint.response && endpoint.responseHeaders) {
+    // Header<...> fields travel as response headers, not in the body.
+    const properties = (endpoint.response["properties"] ?? {}) as Record<string, JSONSchema>;
+    success["headers"] = Object.fromEntries(
+      endpoint.responseHeaders.map((field) => {
+        const { description, ...schema } = withoutEncoreKeys(properties[field.name] ?? { type: "string" });
+        return [field.wireName, { required: !field.optional, schema, ...(typeof description === "string" && { description }) }];
+      }),
+    );
+  }
   result["responses"] = {
     "200": success,
     default: { description: "Error", content: { "application/json": { schema: ERROR_REF } } },

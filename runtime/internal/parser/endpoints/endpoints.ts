@@ -7,7 +7,7 @@ import { docCommentBefore } from "../program/doc-comments.ts";
 import { errorAt, locationOf, toAppPath } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
-import { buildResponse } from "./response.ts";
+import { buildResponse, responseHeaderFields } from "./response.ts";
 import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "../schema/schema.ts";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
@@ -125,7 +125,7 @@ interface TypedInput {
   readonly pathNode: ts.Node;
 }
 
-function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response"> {
+function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders"> {
   const handler = input.call.arguments[1];
   if (!handler) throw errorAt(app.appRoot, input.call, `endpoint ${input.label} has no handler function`);
   const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
@@ -135,7 +135,7 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
   const parameterType = parameter && app.checker.getTypeOfSymbol(parameter);
   if (!parameter || !parameterType || parameterType.flags & ts.TypeFlags.Void) {
     checkNoPathParams(app, { endpoint: input.label, pathParams: input.pathParams, pathNode: input.pathNode });
-    return { request: null, response: buildResponse(app, schemas, signature, handler, input.label) };
+    return { request: null, ...responseParts(app, schemas, signature, handler, input.label) };
   }
   const request = buildRequest(app, schemas, {
     endpoint: input.label,
@@ -145,7 +145,20 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
     pathParams: input.pathParams,
     pathNode: input.pathNode,
   });
-  return { request, response: buildResponse(app, schemas, signature, handler, input.label) };
+  return { request, ...responseParts(app, schemas, signature, handler, input.label) };
+}
+
+/** The response's schema (header fields included, as the handler returns them) and its header fields, when it has any. */
+function responseParts(
+  app: AppProgram,
+  schemas: SchemaBuilder,
+  signature: ts.Signature,
+  handler: ts.Expression,
+  label: string,
+): Pick<EndpointMeta, "response" | "responseHeaders"> {
+  const response = buildResponse(app, schemas, signature, handler, label);
+  const headers = response ? responseHeaderFields(app, schemas, signature, handler, label) : [];
+  return headers.length > 0 ? { response, responseHeaders: headers } : { response };
 }
 
 /** Encore's rule: a static path has at most one dynamic segment, and it comes last. */

@@ -1,7 +1,10 @@
 import ts from "typescript";
-import type { JSONSchema } from "../../meta/types.ts";
+import type { JSONSchema, ResponseHeaderField } from "../../meta/types.ts";
+import { errorAt } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { typeName, type SchemaBuilder } from "../schema/schema.ts";
+import { fieldWrapperOf } from "./field-wrappers.ts";
+import { declaredTypeNode } from "./request.ts";
 
 /** The handler's awaited return type as a schema; null when it returns nothing. */
 export function buildResponse(
@@ -22,6 +25,45 @@ export function buildResponse(
   const isObject = schema["type"] === "object" || Object.keys(schema).length === 0;
   if (!isObject) schemas.fail({ ...site, owner: `the response of ${endpoint}` }, type, "responses must be object types");
   return schema;
+}
+
+/**
+ * The response's `Header<...>` fields, which Encore sends as response headers rather than in
+ * the JSON body (`sessionCookie?: Header<"Set-Cookie">`). Only text fits a header here: a
+ * `Query<...>` in a response, or a header of another type, is refused.
+ */
+export function responseHeaderFields(
+  app: AppProgram,
+  schemas: SchemaBuilder,
+  signature: ts.Signature,
+  handler: ts.Expression,
+  endpoint: string,
+): ResponseHeaderField[] {
+  const returned = signature.getReturnType();
+  const type = app.checker.getAwaitedType(returned) ?? returned;
+  if (returnsNothing(type)) return [];
+  const owner = typeName(type) ?? `the response of ${endpoint}`;
+  const fields: ResponseHeaderField[] = [];
+  const seen = new Map<string, string>();
+  for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
+    const typeNode = property.declaration && declaredTypeNode(property.declaration);
+    const wrapper = fieldWrapperOf(app.checker, typeNode);
+    if (!wrapper) continue;
+    if (wrapper.location !== "header") {
+      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a Query<...>: a response has no query string`);
+    }
+    if (property.schema["type"] !== "string") {
+      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a response header, which must be a string`);
+    }
+    const wireName = (wrapper.wireName ?? property.name).toLowerCase();
+    const other = seen.get(wireName);
+    if (other !== undefined) {
+      throw errorAt(app.appRoot, property.site.node, `fields "${other}" and "${property.name}" both use the response header "${wireName}"`);
+    }
+    seen.set(wireName, property.name);
+    fields.push({ name: property.name, wireName, optional: property.optional });
+  }
+  return fields;
 }
 
 function returnsNothing(type: ts.Type): boolean {

@@ -7,6 +7,7 @@ import { recorder } from "../../tracing/mod.ts";
 import { compileAuthStep } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { compileParamsStep } from "./request.ts";
+import { compileResponseHeaders } from "./response-headers.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
 import { handlerOf, type RouteContext } from "./route-context.ts";
@@ -31,6 +32,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   const wildcard = meta.pathParams.find((p) => p.wildcard)?.name;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const chain = endpoint.chain ?? null;
+  const headerFields = meta.response ? compileResponseHeaders(meta.response, meta.responseHeaders) : null;
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
     // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
@@ -50,10 +52,12 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     const request = new ApiCallRequest(meta, authData, req.raw, null, params);
     if (chain) {
       const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
+      headerFields?.apply(reply, parts.payload);
       applyResponseParts(reply, parts);
       return meta.response ? parts.payload : reply.send();
     }
     const result = await runWithRequest(request, () => handler(params));
+    headerFields?.apply(reply, result);
     return meta.response ? result : reply.send();
   };
   return {
@@ -62,7 +66,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     ...fallbackConstraints(meta),
     bodyLimit: meta.bodyLimit === null ? Number.MAX_SAFE_INTEGER : (meta.bodyLimit ?? defaultBodyLimit),
     // fast-json-stringify compiles this at ready: responses are serialized by their declared type.
-    schema: meta.response ? { response: { 200: serializerSchema(meta.response) } } : undefined,
+    schema: meta.response ? { response: { 200: serializerSchema(headerFields?.bodySchema ?? meta.response) } } : undefined,
     handler: traces === null ? serve : (req, reply) => traces.request(meta, req.raw, reply.raw, () => serve(req, reply)),
   };
 }

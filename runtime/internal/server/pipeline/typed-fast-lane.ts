@@ -31,6 +31,7 @@ export function fitsTypedFastLane(endpoint: Endpoint): boolean {
     recorder === null &&
     !endpoint.chain &&
     meta.response !== null &&
+    !meta.responseHeaders && // the fast lane writes the body only
     meta.methods.length === 1 &&
     meta.methods[0] === "GET" &&
     !isFallbackEndpoint(meta) &&
