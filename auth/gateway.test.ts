@@ -147,7 +147,7 @@ describe("API keys", () => {
   test("a key in force gives its account and its scopes, by Authorization or by X-API-Key", async () => {
     const carol = await signUp();
     const { key } = await users.createApiKey({ name: "ci", scopes: ["links:read"] }, as(carol));
-    const caller = { userID: carol.id, email: carol.email, admin: false, credential: "api-key", scopes: ["links:read"], credentialsVersion: 0 };
+    const caller = { userID: carol.id, email: carol.email, admin: false, credential: "api-key", scopes: ["links:read"], workspaceId: carol.id, credentialsVersion: 0 };
     expect(await auth({ authorization: `Bearer ${key}` })).toEqual(caller);
     expect(await auth({ authorization: `bearer ${key}` })).toMatchObject({ userID: carol.id });
     expect(await auth({ apiKey: key })).toEqual(caller);
