@@ -4,8 +4,11 @@ import { KeysPage } from "./pages/KeysPage";
 import { LinksPage } from "./pages/LinksPage";
 import { LoginPage } from "./pages/LoginPage";
 import { ShortenPage } from "./pages/ShortenPage";
+import { InvitePage } from "./pages/InvitePage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
+import { WorkspacePage } from "./pages/WorkspacePage";
+import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
 
@@ -16,6 +19,9 @@ const titles: Record<Route["page"], string> = {
   signup: "Sign up",
   links: "My links",
   keys: "API keys",
+  workspaces: "Workspaces",
+  workspace: "Workspace",
+  invite: "Join a workspace",
   missing: "Page not found",
 };
 
@@ -47,10 +53,13 @@ export function App() {
       <main id="main" ref={main}>
         {route.page === "shorten" && <ShortenPage />}
         {route.page === "stats" && <StatsPage code={route.code} />}
-        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} />}
-        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
+        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} then={route.then} />}
+        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} then={route.then} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
+        {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" />)}
+        {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" />)}
+        {route.page === "invite" && <InvitePage token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

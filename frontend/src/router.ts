@@ -4,19 +4,37 @@ import { useEffect, useState } from "preact/hooks";
 export type Route =
   | { page: "shorten" }
   | { page: "stats"; code: string }
-  | { page: "login" }
-  | { page: "signup" }
+  | { page: "login"; then?: string }
+  | { page: "signup"; then?: string }
   | { page: "links" }
   | { page: "keys" }
+  | { page: "workspaces" }
+  | { page: "workspace"; id: string }
+  | { page: "invite"; token: string }
   | { page: "missing" };
 
+/**
+ * Where to go once signed in (`#/login?then=/invite/…`): a page of this site's only, so a
+ * crafted link cannot send a new session elsewhere.
+ */
+function thenOf(query: string): { then?: string } {
+  const then = new URLSearchParams(query).get("then");
+  return then && /^\/[A-Za-z0-9/_-]*$/.test(then) ? { then } : {};
+}
+
 export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, "") || "/";
+  const [path = "/", query = ""] = (hash.replace(/^#/, "") || "/").split("?", 2);
   if (path === "/") return { page: "shorten" };
-  if (path === "/login") return { page: "login" };
-  if (path === "/signup") return { page: "signup" };
+  if (path === "/login") return { page: "login", ...thenOf(query) };
+  if (path === "/signup") return { page: "signup", ...thenOf(query) };
   if (path === "/links") return { page: "links" };
   if (path === "/keys") return { page: "keys" };
+  if (path === "/workspaces") return { page: "workspaces" };
+  const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
+  if (workspace) return { page: "workspace", id: workspace[1]! };
+  // An invitation's token: 43 base64url characters (workspaces/store/invitation-rows.ts).
+  const invite = /^\/invite\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (invite) return { page: "invite", token: invite[1]! };
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
@@ -28,8 +46,14 @@ export const href = {
   stats: (code: string) => `#/stats/${code}`,
   login: "#/login",
   signup: "#/signup",
+  /** The sign-in pages, then back to `then` (a route's path, "/invite/…"). */
+  loginThen: (then: string | undefined) => (then ? `#/login?then=${encodeURIComponent(then)}` : "#/login"),
+  signupThen: (then: string | undefined) => (then ? `#/signup?then=${encodeURIComponent(then)}` : "#/signup"),
   links: "#/links",
   keys: "#/keys",
+  workspaces: "#/workspaces",
+  workspace: (id: string) => `#/workspaces/${id}`,
+  invite: (token: string) => `#/invite/${token}`,
 };
 
 export function navigate(to: string): void {

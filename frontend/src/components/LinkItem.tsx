@@ -18,8 +18,16 @@ const statusText: Record<links.Link["status"], string> = {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+interface LinkItemProps {
+  link: links.ListedLink;
+  /** A viewer's: no Edit or Delete, which the API would refuse. */
+  readOnly?: boolean;
+  onChanged: (link: links.Link) => void;
+  onDeleted: (link: links.Link) => void;
+}
+
 /** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({ link, onChanged, onDeleted }: { link: links.ListedLink; onChanged: (link: links.Link) => void; onDeleted: (link: links.Link) => void }) {
+export function LinkItem({ link, readOnly = false, onChanged, onDeleted }: LinkItemProps) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -56,18 +64,20 @@ export function LinkItem({ link, onChanged, onDeleted }: { link: links.ListedLin
         <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
           stats
         </a>
-        {link.status !== "disabled" && (
+        {!readOnly && link.status !== "disabled" && (
           <button type="button" ref={editButton} aria-label={`Edit ${link.code}`} aria-expanded={editing} onClick={() => setEditing(!editing)}>
             Edit
           </button>
         )}
-        <ConfirmButton
-          label="Delete"
-          name={`Delete ${link.code}`}
-          question={`Delete ${link.shortUrl}? It stops working at once, and its code is never given out again.`}
-          confirmLabel="Delete"
-          onConfirm={remove}
-        />
+        {!readOnly && (
+          <ConfirmButton
+            label="Delete"
+            name={`Delete ${link.code}`}
+            question={`Delete ${link.shortUrl}? It stops working at once, and its code is never given out again.`}
+            confirmLabel="Delete"
+            onConfirm={remove}
+          />
+        )}
       </div>
       {link.status === "disabled" && <span class="meta">A moderator disabled this link: it cannot be changed.</span>}
       {link.qrCodeUrl && (

@@ -5,7 +5,10 @@ import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
 import { LinkItem } from "../components/LinkItem";
 import { SelectField } from "../components/SelectField";
+import { WorkspacePicker } from "../components/WorkspacePicker";
 import { href } from "../router";
+import { useWorkspaceChoice } from "../workspaces/chosen";
+import { mayDo } from "../workspaces/roles";
 
 type Filter = Required<Pick<links.ListLinksRequest, "q" | "status" | "sort">>;
 const everything: Filter = { q: "", status: "all", sort: "newest" };
@@ -14,6 +17,9 @@ const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
 
 /** The signed-in user's links: searched, filtered, sorted by the API, a page at a time ("More" follows nextCursor). */
 export function LinksPage() {
+  const choice = useWorkspaceChoice();
+  const workspaceId = choice.chosen?.id;
+  const readOnly = choice.chosen ? !mayDo(choice.chosen.role, "write") : true;
   const [filter, setFilter] = useState<Filter>(everything);
   const [search, setSearch] = useState("");
   const [links, setLinks] = useState<links.ListedLink[]>([]);
@@ -30,7 +36,7 @@ export function LinksPage() {
     setLoading(true);
     setError(null);
     try {
-      const page = await client.links.listLinks({ ...applied, q: applied.q || undefined, cursor: after });
+      const page = await client.links.listLinks({ ...applied, q: applied.q || undefined, cursor: after, workspaceId });
       if (request !== latest.current) return;
       setLinks((shown) => (after ? [...shown, ...page.links] : page.links));
       setCursor(page.nextCursor);
@@ -40,7 +46,8 @@ export function LinksPage() {
       if (request === latest.current) setLoading(false);
     }
   };
-  useEffect(() => void load(filter), [filter]);
+  // Once the workspace is known: its links, not the personal ones first.
+  useEffect(() => void (workspaceId && load(filter)), [filter, workspaceId]);
 
   // The search box applies when submitted; the two selects at once, with the box's text as it is.
   const apply = (changes: Partial<Filter>) => {
@@ -63,8 +70,9 @@ export function LinksPage() {
   return (
     <>
       <h1 tabIndex={-1} ref={heading}>
-        My links
+        {choice.chosen && !choice.chosen.personal ? `${choice.chosen.name}: links` : "My links"}
       </h1>
+      <WorkspacePicker choice={choice} />
       <form role="search" class="link-filters" onSubmit={(e) => (e.preventDefault(), apply({}))}>
         <Field id="q" label="Search" type="search" placeholder="Code, URL or title" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
         <SelectField id="status" label="Show" value={filter.status} options={statuses} onChange={(status) => apply({ status })} />
@@ -80,13 +88,13 @@ export function LinksPage() {
           <p>No links match.</p>
         ) : (
           <p>
-            No links yet. <a href={href.shorten}>Shorten one</a>.
+            No links yet.{!readOnly && <> <a href={href.shorten}>Shorten one</a>.</>}
           </p>
         ))}
       {links.length > 0 && (
         <ul class="links" aria-busy={loading}>
           {links.map((link) => (
-            <LinkItem key={link.code} link={link} onChanged={changed} onDeleted={deleted} />
+            <LinkItem key={link.code} link={link} readOnly={readOnly} onChanged={changed} onDeleted={deleted} />
           ))}
         </ul>
       )}
