@@ -177,7 +177,7 @@ describe("a team's workspace, in the browser", () => {
 
     await member.reload();
     await expect.poll(() => main(member).getByRole("heading", { level: 1 }).textContent()).toBe("My links");
-    await expect.poll(() => member.getByLabel("Workspace").locator("option").allTextContents()).toEqual([expect.stringMatching(/personal/)]);
+    await expect.poll(() => member.getByLabel("Workspace").locator("option").allTextContents()).toEqual([expect.stringMatching(/personal/i)]);
     expect(await main(member).getByRole("link", { name: `${app!.url}/${code}`, exact: true }).count()).toBe(0);
   });
 });

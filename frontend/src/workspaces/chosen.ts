@@ -53,7 +53,7 @@ export function useWorkspaceChoice(signedIn = true): WorkspaceChoice {
   return { workspaces: list, chosen: list ? chosenOf(list) : null, error };
 }
 
-/** A workspace's name as a list shows it: the personal one says so. */
+/** A workspace's name as a list shows it: the personal one says so, unless its name does. */
 export function workspaceLabel(w: Workspace): string {
-  return w.personal ? `${w.name} (personal)` : w.name;
+  return w.personal && !/personal/i.test(w.name) ? `${w.name} (personal)` : w.name;
 }
