@@ -180,4 +180,18 @@ describe("a team's workspace, in the browser", () => {
     await expect.poll(() => member.getByLabel("Workspace").locator("option").allTextContents()).toEqual([expect.stringMatching(/personal/i)]);
     expect(await main(member).getByRole("link", { name: `${app!.url}/${code}`, exact: true }).count()).toBe(0);
   });
+
+  test("the owner hands the workspace to the viewer and becomes an admin: no Delete, a Leave button", async () => {
+    const viewerRow = main(owner).locator("li.member").filter({ hasNot: owner.getByText("You", { exact: true }) });
+    await expect.poll(() => viewerRow.count()).toBe(1);
+    const viewerId = (await viewerRow.getAttribute("data-user-id"))!;
+    await viewerRow.getByRole("button", { name: `Make ${viewerId} the owner` }).click();
+    await viewerRow.getByRole("button", { name: "Make owner", exact: true }).click();
+    await expect.poll(() => main(owner).textContent()).toContain("Your role: Admin");
+    expect(await main(owner).getByRole("button", { name: /^Delete / }).count()).toBe(0);
+    expect(await main(owner).getByRole("button", { name: "Leave Team Rocket" }).isVisible()).toBe(true);
+    // An admin manages members and viewers only: the new owner's row has no controls.
+    expect(await main(owner).locator(`li[data-user-id="${viewerId}"]`).getByRole("button").count()).toBe(0);
+    await screenshot(owner, "workspace-after-transfer");
+  });
 });

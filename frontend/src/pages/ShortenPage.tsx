@@ -56,52 +56,52 @@ export function ShortenPage() {
       ) : (
         // noValidate: the API's messages (shown next to the field) say more than the browser's.
         <form onSubmit={submit} noValidate>
-        <div class="inline-form">
-          <Field
-            id="url"
-            label="Long URL"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            placeholder="https://example.com/a/long/page"
-            value={target}
-            onInput={(e) => setTarget(e.currentTarget.value)}
-            error={errorOf("url")}
-          />
-          <button type="submit" disabled={busy}>
-            {busy ? "Shortening…" : "Shorten"}
-          </button>
-        </div>
-        {session && (
-          <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
-            <summary>Options</summary>
-            <div class="options-grid">
-              <Field
-                id="alias"
-                label="Alias"
-                autoComplete="off"
-                hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
-                maxLength={64}
-                value={alias}
-                onInput={(e) => setAlias(e.currentTarget.value)}
-                error={errorOf("alias")}
-              />
-              <Field
-                id="link-password"
-                label="Password"
-                type="password"
-                autoComplete="new-password"
-                hint="Visitors must type it to follow the link. Empty: none."
-                maxLength={128}
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-                error={errorOf("password")}
-              />
-              <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
-            </div>
-          </details>
-        )}
-      </form>
+          <div class="inline-form">
+            <Field
+              id="url"
+              label="Long URL"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://example.com/a/long/page"
+              value={target}
+              onInput={(e) => setTarget(e.currentTarget.value)}
+              error={errorOf("url")}
+            />
+            <button type="submit" disabled={busy}>
+              {busy ? "Shortening…" : "Shorten"}
+            </button>
+          </div>
+          {session && (
+            <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
+              <summary>Options</summary>
+              <div class="options-grid">
+                <Field
+                  id="alias"
+                  label="Alias"
+                  autoComplete="off"
+                  hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
+                  maxLength={64}
+                  value={alias}
+                  onInput={(e) => setAlias(e.currentTarget.value)}
+                  error={errorOf("alias")}
+                />
+                <Field
+                  id="link-password"
+                  label="Password"
+                  type="password"
+                  autoComplete="new-password"
+                  hint="Visitors must type it to follow the link. Empty: none."
+                  maxLength={128}
+                  value={password}
+                  onInput={(e) => setPassword(e.currentTarget.value)}
+                  error={errorOf("password")}
+                />
+                <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
+              </div>
+            </details>
+          )}
+        </form>
       )}
       {formError && <Alert>{formError}</Alert>}
       {result && <ShortLink result={result} />}
