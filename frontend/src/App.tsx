@@ -57,8 +57,8 @@ export function App() {
         {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} then={route.then} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
-        {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" />)}
-        {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" />)}
+        {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
+        {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}
         {route.page === "invite" && <InvitePage token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>
@@ -71,12 +71,13 @@ export function App() {
   );
 }
 
-function SignedOut({ title, what }: { title: string; what: string }) {
+/** `then`: the page's own path, to come back to once signed in. */
+function SignedOut({ title, what, then }: { title: string; what: string; then?: string }) {
   return (
     <>
       <h1 tabIndex={-1}>{title}</h1>
       <p>
-        <a href={href.login}>Log in</a> to {what}, or <a href={href.signup}>sign up</a>.
+        <a href={href.loginThen(then)}>Log in</a> to {what}, or <a href={href.signupThen(then)}>sign up</a>.
       </p>
     </>
   );
