@@ -8,9 +8,12 @@ import { LoginPage } from "./pages/LoginPage";
 import { ReportPage } from "./pages/ReportPage";
 import { SessionsPage } from "./pages/SessionsPage";
 import { ShortenPage } from "./pages/ShortenPage";
+import { InvitePage } from "./pages/InvitePage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
 import { TagStatsPage } from "./pages/TagStatsPage";
+import { WorkspacePage } from "./pages/WorkspacePage";
+import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
 
@@ -25,6 +28,9 @@ const titles: Record<Route["page"], string> = {
   report: "Report a link",
   tag: "Tag clicks",
   sessions: "Sessions",
+  workspaces: "Workspaces",
+  workspace: "Workspace",
+  invite: "Join a workspace",
   missing: "Page not found",
 };
 
@@ -57,8 +63,8 @@ export function App() {
       <main id="main" ref={main}>
         {route.page === "shorten" && <ShortenPage />}
         {route.page === "stats" && <StatsPage code={route.code} />}
-        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} />}
-        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} />}
+        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} then={route.then} />}
+        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} then={route.then} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
         {route.page === "admin" &&
@@ -73,6 +79,9 @@ export function App() {
         {route.page === "tag" &&
           (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
         {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
+        {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
+        {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}
+        {route.page === "invite" && <InvitePage token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>
@@ -84,12 +93,13 @@ export function App() {
   );
 }
 
-function SignedOut({ title, what }: { title: string; what: string }) {
+/** `then`: the page's own path, to come back to once signed in. */
+function SignedOut({ title, what, then }: { title: string; what: string; then?: string }) {
   return (
     <>
       <h1 tabIndex={-1}>{title}</h1>
       <p>
-        <a href={href.login}>Log in</a> to {what}, or <a href={href.signup}>sign up</a>.
+        <a href={href.loginThen(then)}>Log in</a> to {what}, or <a href={href.signupThen(then)}>sign up</a>.
       </p>
     </>
   );

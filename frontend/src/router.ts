@@ -4,34 +4,52 @@ import { useEffect, useState } from "preact/hooks";
 export type Route =
   | { page: "shorten" }
   | { page: "stats"; code: string }
-  | { page: "login" }
-  | { page: "signup" }
+  | { page: "login"; then?: string }
+  | { page: "signup"; then?: string }
   | { page: "links" }
   | { page: "keys" }
   | { page: "admin"; tab: AdminTab; params: Record<string, string> }
   | { page: "report"; code: string }
   | { page: "tag"; workspaceId: string; tagId: number }
   | { page: "sessions" }
+  | { page: "workspaces" }
+  | { page: "workspace"; id: string }
+  | { page: "invite"; token: string }
   | { page: "missing" };
 
 /** The admin page's sections. */
 export type AdminTab = "users" | "links" | "reports" | "hosts" | "audit";
 const adminTabs: readonly AdminTab[] = ["users", "links", "reports", "hosts", "audit"];
 
+/**
+ * Where to go once signed in (`#/login?then=/invite/…`): a page of this site's only, so a
+ * crafted link cannot send a new session elsewhere.
+ */
+function thenOf(query: string): { then?: string } {
+  const then = new URLSearchParams(query).get("then");
+  return then && /^\/[A-Za-z0-9/_-]*$/.test(then) ? { then } : {};
+}
+
 export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, "") || "/";
+  const [path = "/", query = ""] = (hash.replace(/^#/, "") || "/").split("?", 2);
   if (path === "/") return { page: "shorten" };
-  if (path === "/login") return { page: "login" };
-  if (path === "/signup") return { page: "signup" };
+  if (path === "/login") return { page: "login", ...thenOf(query) };
+  if (path === "/signup") return { page: "signup", ...thenOf(query) };
   if (path === "/links") return { page: "links" };
   if (path === "/keys") return { page: "keys" };
-  const admin = /^\/admin(?:\/([a-z]+))?(?:\?(.*))?$/.exec(path);
+  const admin = /^\/admin(?:\/([a-z]+))?$/.exec(path);
   if (admin && (admin[1] === undefined || adminTabs.includes(admin[1] as AdminTab))) {
-    return { page: "admin", tab: (admin[1] ?? "users") as AdminTab, params: Object.fromEntries(new URLSearchParams(admin[2] ?? "")) };
+    return { page: "admin", tab: (admin[1] ?? "users") as AdminTab, params: Object.fromEntries(new URLSearchParams(query)) };
   }
   const report = /^\/report\/([A-Za-z0-9_-]+)$/.exec(path);
   if (report) return { page: "report", code: report[1]! };
   if (path === "/sessions") return { page: "sessions" };
+  if (path === "/workspaces") return { page: "workspaces" };
+  const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
+  if (workspace) return { page: "workspace", id: workspace[1]! };
+  // An invitation's token: 43 base64url characters (workspaces/store/invitation-rows.ts).
+  const invite = /^\/invite\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (invite) return { page: "invite", token: invite[1]! };
   // A random code or an alias (letters of either case, digits, "-" and "_").
   const stats = /^\/stats\/([A-Za-z0-9_-]+)$/.exec(path);
   if (stats) return { page: "stats", code: stats[1]! };
@@ -45,12 +63,18 @@ export const href = {
   stats: (code: string) => `#/stats/${code}`,
   login: "#/login",
   signup: "#/signup",
+  /** The sign-in pages, then back to `then` (a route's path, "/invite/…"). */
+  loginThen: (then: string | undefined) => (then ? `#/login?then=${encodeURIComponent(then)}` : "#/login"),
+  signupThen: (then: string | undefined) => (then ? `#/signup?then=${encodeURIComponent(then)}` : "#/signup"),
   links: "#/links",
   keys: "#/keys",
   admin: "#/admin",
   report: (code: string) => `#/report/${code}`,
   tagStats: (workspaceId: string, tagId: number) => `#/workspaces/${workspaceId}/tags/${tagId}`,
   sessions: "#/sessions",
+  workspaces: "#/workspaces",
+  workspace: (id: string) => `#/workspaces/${id}`,
+  invite: (token: string) => `#/invite/${token}`,
 };
 
 /** A section of the admin page, with its filters (the links of a creator or a host). */

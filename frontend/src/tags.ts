@@ -2,21 +2,6 @@ import { useEffect, useState } from "preact/hooks";
 import { client } from "./api";
 import type { links } from "./client.gen";
 
-/**
- * The signed-in user's personal workspace's id (which is their account's id), the
- * workspace My links shows; undefined until known.
- */
-export function usePersonalWorkspaceId(): string | undefined {
-  const [id, setId] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    client.workspaces.listWorkspaces().then(
-      ({ workspaces }) => setId(workspaces.find((w) => w.personal)?.id),
-      () => setId(undefined),
-    );
-  }, []);
-  return id;
-}
-
 /** A workspace's tags, read again by `reload` (after tagging links). */
 export function useWorkspaceTags(workspaceId: string | undefined): { tags: links.Tag[]; reload: () => void } {
   const [tags, setTags] = useState<links.Tag[]>([]);

@@ -1,7 +1,7 @@
 // The front end's pages in the repo's headless Chromium (runtime/test/browser.ts).
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
-import { saveScreenshot } from "../../runtime/test/browser.ts";
+import { chromium, type Browser as Chromium, type Page } from "playwright-core";
+import { chromiumArgs, executablePath, saveScreenshot } from "../../runtime/test/browser.ts";
 
 export { launchBrowser, type Browser } from "../../runtime/test/browser.ts";
 
@@ -27,4 +27,22 @@ export async function watchCsp(page: Page): Promise<string[]> {
   await page.addInitScript(`document.addEventListener("securitypolicyviolation", (e) =>
     window.reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`);
   return violations;
+}
+
+/** People each in their own browser context (own storage, so own sign-in), in one Chromium. */
+export interface People {
+  /** A new person's page at `viewport`, signed out. */
+  person(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchPeople(): Promise<People> {
+  const browser: Chromium = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
+  return {
+    async person(viewport = { width: 900, height: 720 }) {
+      const context = await browser.newContext({ viewport, locale: "en-GB", timezoneId: "UTC" });
+      return context.newPage();
+    },
+    close: () => browser.close(),
+  };
 }

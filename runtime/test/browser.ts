@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-const executablePath = "/usr/bin/chromium";
+export const executablePath = "/usr/bin/chromium";
 // No sandbox: CI runs as root, where Chromium refuses its sandbox. The rest keeps the
 // browser from reaching out (updates, sync, QUIC probes) and from needing a GPU.
-const args = [
+export const chromiumArgs = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -35,7 +35,7 @@ export async function launchBrowser({ viewport = { width: 900, height: 720 } }: 
   // Playwright passes the profile as --user-data-dir itself (and refuses it among args).
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
-    args,
+    args: chromiumArgs,
     headless: true,
     viewport,
     locale: "en-GB",

@@ -19,21 +19,20 @@ const statusText: Record<links.Link["status"], string> = {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** One of my links: what it is, how it stands, and what I can do with it. */
-export function LinkItem({
-  link,
-  onChanged,
-  onDeleted,
-  selected,
-  onSelect,
-}: {
+interface LinkItemProps {
   link: links.ListedLink;
+  /** A viewer's: no Edit or Delete, which the API would refuse. */
+  readOnly?: boolean;
   onChanged: (link: links.Link) => void;
   onDeleted: (link: links.Link) => void;
   /** Whether it is among the links chosen for tagging. */
-  selected: boolean;
-  onSelect: (selected: boolean) => void;
-}) {
+  selected?: boolean;
+  /** Choosing it for tagging; absent, it has no checkbox (a viewer tags nothing). */
+  onSelect?: (selected: boolean) => void;
+}
+
+/** One of my links: what it is, how it stands, and what I can do with it. */
+export function LinkItem({ link, readOnly = false, onChanged, onDeleted, selected = false, onSelect }: LinkItemProps) {
   const [editing, setEditing] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   // Back where the form was opened, as a closed dialog returns focus to its opener.
@@ -48,7 +47,9 @@ export function LinkItem({
   return (
     <li>
       <span class="link-head">
-        <input type="checkbox" class="select-link" aria-label={`Select ${link.code}`} checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} />
+        {onSelect && (
+          <input type="checkbox" class="select-link" aria-label={`Select ${link.code}`} checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} />
+        )}
         <a href={link.shortUrl}>{link.shortUrl}</a>
         <span class={`status status-${link.status}`}>{statusText[link.status]}</span>
         <Sparkline counts={link.recentClicks} />
@@ -72,18 +73,20 @@ export function LinkItem({
         <a href={href.stats(link.code)} aria-label={`Stats of ${link.code}`}>
           stats
         </a>
-        {link.status !== "disabled" && (
+        {!readOnly && link.status !== "disabled" && (
           <button type="button" ref={editButton} aria-label={`Edit ${link.code}`} aria-expanded={editing} onClick={() => setEditing(!editing)}>
             Edit
           </button>
         )}
-        <ConfirmButton
-          label="Delete"
-          name={`Delete ${link.code}`}
-          question={`Delete ${link.shortUrl}? It stops working at once, and its code is never given out again.`}
-          confirmLabel="Delete"
-          onConfirm={remove}
-        />
+        {!readOnly && (
+          <ConfirmButton
+            label="Delete"
+            name={`Delete ${link.code}`}
+            question={`Delete ${link.shortUrl}? It stops working at once, and its code is never given out again.`}
+            confirmLabel="Delete"
+            onConfirm={remove}
+          />
+        )}
       </div>
       {link.status === "disabled" && <span class="meta">A moderator disabled this link: it cannot be changed.</span>}
       {link.qrCodeUrl && (

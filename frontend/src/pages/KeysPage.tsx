@@ -161,13 +161,13 @@ function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (k
           {keys.map((key) => (
             <tr key={key.id}>
               <th scope="row">{key.name}</th>
-              <td>
+              <td data-label="Key">
                 <code>usk_{key.prefix}…</code>
               </td>
-              <td>{key.scopes.map((scope) => scopeLabels[scope]).join(", ")}</td>
-              <td>{when(key.createdAt, "")}</td>
-              <td>{when(key.lastUsedAt, "Never")}</td>
-              <td>
+              <td data-label="May">{key.scopes.map((scope) => scopeLabels[scope]).join(", ")}</td>
+              <td data-label="Created">{when(key.createdAt, "")}</td>
+              <td data-label="Last used">{when(key.lastUsedAt, "Never")}</td>
+              <td data-label="Expires">
                 {/* Expired keys stay listed until revoked: say so rather than show a date to compare. */}
                 {key.expiresAt && Date.parse(key.expiresAt) <= Date.now() && "Expired "}
                 {when(key.expiresAt, "Never")}

@@ -7,8 +7,11 @@ import { LinkItem } from "../components/LinkItem";
 import { SelectField } from "../components/SelectField";
 import { TagBulkBar } from "../components/TagBulkBar";
 import { TagFilter, type TagsMode } from "../components/TagFilter";
+import { WorkspacePicker } from "../components/WorkspacePicker";
 import { href } from "../router";
-import { usePersonalWorkspaceId, useWorkspaceTags } from "../tags";
+import { useWorkspaceTags } from "../tags";
+import { useWorkspaceChoice } from "../workspaces/chosen";
+import { mayDo } from "../workspaces/roles";
 
 type Filter = Required<Pick<links.ListLinksRequest, "q" | "status" | "sort">> & { tags: string[]; tagsMode: TagsMode };
 const everything: Filter = { q: "", status: "all", sort: "newest", tags: [], tagsMode: "any" };
@@ -17,6 +20,9 @@ const sorts = { newest: "Newest first", clicks: "Most clicked" } as const;
 
 /** The signed-in user's links: searched, filtered, sorted by the API, a page at a time ("More" follows nextCursor). */
 export function LinksPage() {
+  const choice = useWorkspaceChoice();
+  const workspaceId = choice.chosen?.id;
+  const readOnly = choice.chosen ? !mayDo(choice.chosen.role, "write") : true;
   const [filter, setFilter] = useState<Filter>(everything);
   const [search, setSearch] = useState("");
   const [links, setLinks] = useState<links.ListedLink[]>([]);
@@ -25,7 +31,6 @@ export function LinksPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
-  const workspaceId = usePersonalWorkspaceId();
   const { tags, reload: reloadTags } = useWorkspaceTags(workspaceId);
   // Codes of the links chosen for tagging.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -38,7 +43,7 @@ export function LinksPage() {
     setError(null);
     try {
       const { tags: named, tagsMode, ...rest } = applied;
-      const page = await client.links.listLinks({ ...rest, q: applied.q || undefined, tags: named.join(",") || undefined, tagsMode, cursor: after });
+      const page = await client.links.listLinks({ ...rest, q: applied.q || undefined, tags: named.join(",") || undefined, tagsMode, cursor: after, workspaceId });
       if (request !== latest.current) return;
       setLinks((shown) => (after ? [...shown, ...page.links] : page.links));
       setCursor(page.nextCursor);
@@ -48,7 +53,13 @@ export function LinksPage() {
       if (request === latest.current) setLoading(false);
     }
   };
-  useEffect(() => void load(filter), [filter]);
+  // Once the workspace is known: its links, not the personal ones first.
+  useEffect(() => void (workspaceId && load(filter)), [filter, workspaceId]);
+  // Another workspace has other links and other tags: nothing chosen in this one carries over.
+  useEffect(() => {
+    setSelected(new Set());
+    setFilter((shown) => (shown.tags.length > 0 ? { ...shown, tags: [] } : shown));
+  }, [workspaceId]);
 
   // The search box applies when submitted; the two selects at once, with the box's text as it is.
   const apply = (changes: Partial<Filter>) => {
@@ -84,8 +95,9 @@ export function LinksPage() {
   return (
     <>
       <h1 tabIndex={-1} ref={heading}>
-        My links
+        {choice.chosen && !choice.chosen.personal ? `${choice.chosen.name}: links` : "My links"}
       </h1>
+      <WorkspacePicker choice={choice} />
       <form role="search" class="link-filters" onSubmit={(e) => (e.preventDefault(), apply({}))}>
         <Field id="q" label="Search" type="search" placeholder="Code, URL or title" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
         <SelectField id="status" label="Show" value={filter.status} options={statuses} onChange={(status) => apply({ status })} />
@@ -95,7 +107,7 @@ export function LinksPage() {
       {workspaceId && (
         <TagFilter workspaceId={workspaceId} tags={tags} chosen={filter.tags} mode={filter.tagsMode} onChange={(chosen, tagsMode) => apply({ tags: chosen, tagsMode })} />
       )}
-      {workspaceId && <TagBulkBar workspaceId={workspaceId} codes={[...selected]} tags={tags} onDone={tagged} onClear={() => setSelected(new Set())} />}
+      {workspaceId && !readOnly && <TagBulkBar workspaceId={workspaceId} codes={[...selected]} tags={tags} onDone={tagged} onClear={() => setSelected(new Set())} />}
       <p role="status" class={notice ? "notice" : "status-line"}>
         {notice}
       </p>
@@ -105,7 +117,7 @@ export function LinksPage() {
           <p>No links match.</p>
         ) : (
           <p>
-            No links yet. <a href={href.shorten}>Shorten one</a>.
+            No links yet.{!readOnly && <> <a href={href.shorten}>Shorten one</a>.</>}
           </p>
         ))}
       {links.length > 0 && (
@@ -114,10 +126,11 @@ export function LinksPage() {
             <LinkItem
               key={link.code}
               link={link}
+              readOnly={readOnly}
               onChanged={(saved) => (changed(saved), reloadTags())}
               onDeleted={deleted}
               selected={selected.has(link.code)}
-              onSelect={(on) => select(link.code, on)}
+              onSelect={readOnly ? undefined : (on) => select(link.code, on)}
             />
           ))}
         </ul>

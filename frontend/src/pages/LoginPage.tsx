@@ -5,8 +5,11 @@ import { Field } from "../components/Field";
 import { href, navigate } from "../router";
 import { logIn } from "../session";
 
-/** `justSignedUp`: the email of the account the sign-up page just made, to log in with. */
-export function LoginPage({ justSignedUp }: { justSignedUp: string | null }) {
+/**
+ * `justSignedUp`: the email of the account the sign-up page just made, to log in with;
+ * `then`: the page to go back to once logged in (an invitation), else My links.
+ */
+export function LoginPage({ justSignedUp, then }: { justSignedUp: string | null; then?: string }) {
   const [email, setEmail] = useState(justSignedUp ?? "");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -18,7 +21,7 @@ export function LoginPage({ justSignedUp }: { justSignedUp: string | null }) {
     setError(null);
     try {
       await logIn(email.trim(), password);
-      navigate(href.links);
+      navigate(then ? `#${then}` : href.links);
     } catch (err) {
       // One message for the whole form: the API does not say which of the two was wrong, on purpose.
       setError(errorMessage(err));
@@ -47,7 +50,7 @@ export function LoginPage({ justSignedUp }: { justSignedUp: string | null }) {
         </button>
       </form>
       <p>
-        No account yet? <a href={href.signup}>Sign up</a>
+        No account yet? <a href={href.signupThen(then)}>Sign up</a>
       </p>
     </>
   );

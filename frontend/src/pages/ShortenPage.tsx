@@ -4,15 +4,20 @@ import type { links } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
+import { WorkspacePicker } from "../components/WorkspacePicker";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
 import { useApiForm } from "../form";
 import { href } from "../router";
 import { useSession } from "../session";
+import { useWorkspaceChoice } from "../workspaces/chosen";
+import { mayDo } from "../workspaces/roles";
 
 const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
 
 export function ShortenPage() {
   const session = useSession();
+  const choice = useWorkspaceChoice(Boolean(session));
+  const workspace = choice.chosen;
   const [target, setTarget] = useState("");
   const [alias, setAlias] = useState("");
   const [password, setPassword] = useState("");
@@ -29,7 +34,9 @@ export function ShortenPage() {
     event.preventDefault();
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
-    const request = session ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options) } : { url: longUrl };
+    const request = session
+      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), workspaceId: workspace?.id }
+      : { url: longUrl };
     const done = await run(async () => setResult(await client.links.shorten(request)));
     if (!done) return setResult(null);
     // Each link its own: the next one must not take this alias or password by accident.
@@ -41,54 +48,61 @@ export function ShortenPage() {
   return (
     <>
       <h1 tabIndex={-1}>Shorten a link</h1>
-      {/* noValidate: the API's messages (shown next to the field) say more than the browser's. */}
-      <form onSubmit={submit} noValidate>
-        <div class="inline-form">
-          <Field
-            id="url"
-            label="Long URL"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            placeholder="https://example.com/a/long/page"
-            value={target}
-            onInput={(e) => setTarget(e.currentTarget.value)}
-            error={errorOf("url")}
-          />
-          <button type="submit" disabled={busy}>
-            {busy ? "Shortening…" : "Shorten"}
-          </button>
-        </div>
-        {session && (
-          <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
-            <summary>Options</summary>
-            <div class="options-grid">
-              <Field
-                id="alias"
-                label="Alias"
-                autoComplete="off"
-                hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
-                maxLength={64}
-                value={alias}
-                onInput={(e) => setAlias(e.currentTarget.value)}
-                error={errorOf("alias")}
-              />
-              <Field
-                id="link-password"
-                label="Password"
-                type="password"
-                autoComplete="new-password"
-                hint="Visitors must type it to follow the link. Empty: none."
-                maxLength={128}
-                value={password}
-                onInput={(e) => setPassword(e.currentTarget.value)}
-                error={errorOf("password")}
-              />
-              <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
-            </div>
-          </details>
-        )}
-      </form>
+      {session && <WorkspacePicker choice={choice} />}
+      {workspace && !mayDo(workspace.role, "write") ? (
+        <p class="notice">
+          You are a viewer in {workspace.name}: you can read its links but not add any. Choose another workspace to shorten a link.
+        </p>
+      ) : (
+        // noValidate: the API's messages (shown next to the field) say more than the browser's.
+        <form onSubmit={submit} noValidate>
+          <div class="inline-form">
+            <Field
+              id="url"
+              label="Long URL"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://example.com/a/long/page"
+              value={target}
+              onInput={(e) => setTarget(e.currentTarget.value)}
+              error={errorOf("url")}
+            />
+            <button type="submit" disabled={busy}>
+              {busy ? "Shortening…" : "Shorten"}
+            </button>
+          </div>
+          {session && (
+            <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
+              <summary>Options</summary>
+              <div class="options-grid">
+                <Field
+                  id="alias"
+                  label="Alias"
+                  autoComplete="off"
+                  hint="Your own code instead of a random one: 3 to 64 letters, digits, - and _."
+                  maxLength={64}
+                  value={alias}
+                  onInput={(e) => setAlias(e.currentTarget.value)}
+                  error={errorOf("alias")}
+                />
+                <Field
+                  id="link-password"
+                  label="Password"
+                  type="password"
+                  autoComplete="new-password"
+                  hint="Visitors must type it to follow the link. Empty: none."
+                  maxLength={128}
+                  value={password}
+                  onInput={(e) => setPassword(e.currentTarget.value)}
+                  error={errorOf("password")}
+                />
+                <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
+              </div>
+            </details>
+          )}
+        </form>
+      )}
       {formError && <Alert>{formError}</Alert>}
       {result && <ShortLink result={result} />}
     </>

@@ -8,7 +8,8 @@ import { href, navigate } from "../router";
 const labels = { email: "Email", name: "Name", password: "Password" } as const;
 type FieldName = keyof typeof labels;
 
-export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+/** `then`: where the login page goes once the new account logs in (an invitation). */
+export function SignupPage({ onSignedUp, then }: { onSignedUp: (email: string) => void; then?: string }) {
   const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", password: "" });
   const { busy, formError, errorOf, run } = useApiForm(labels, "email");
   const set = (field: FieldName) => (e: { currentTarget: HTMLInputElement }) => setValues({ ...values, [field]: e.currentTarget.value });
@@ -18,7 +19,7 @@ export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void
     void run(async () => {
       const user = await client.users.create({ ...values, email: values.email.trim() });
       onSignedUp(user.email);
-      navigate(href.login);
+      navigate(href.loginThen(then));
     });
   };
 
@@ -44,7 +45,7 @@ export function SignupPage({ onSignedUp }: { onSignedUp: (email: string) => void
         </button>
       </form>
       <p>
-        Have an account? <a href={href.login}>Log in</a>
+        Have an account? <a href={href.loginThen(then)}>Log in</a>
       </p>
     </>
   );
