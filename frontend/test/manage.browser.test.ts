@@ -253,6 +253,10 @@ describe("links people manage, in the browser", () => {
       expect(await scopes.getByLabel(scope).isChecked()).toBe(true);
       await scopes.getByLabel(scope).uncheck();
     }
+    // The key acts in one workspace: by default the one the other pages work in, the personal one here.
+    const workspace = page.getByLabel("Workspace");
+    const personal = (await workspace.locator("option:checked").textContent()) ?? "";
+    expect(personal).toMatch(/personal/i);
     await page.getByRole("button", { name: "Create key" }).click();
     await expect.poll(() => scopes.textContent()).toContain("scopes must hold at least one of");
     await scopes.getByLabel("Read links").check();
@@ -269,6 +273,7 @@ describe("links people manage, in the browser", () => {
     expect(await row.count()).toBe(1);
     expect(await row.textContent()).toContain("Never"); // not used yet
     expect(await row.textContent()).toContain("Read links, Read click analytics");
+    expect(await row.textContent()).toContain(personal);
     await screenshot(page, "keys-created");
 
     // The key works in place of a token for what it may do, and only that; after a reload it is nowhere on the page.

@@ -7,8 +7,9 @@ import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { useApiForm } from "../form";
 import { formatTime, fromLocalInput } from "../format";
+import { useWorkspaceChoice, workspaceLabel, type Workspace } from "../workspaces/chosen";
 
-const labels = { name: "Name", expiresAt: "Expires", scopes: "What it may do" } as const;
+const labels = { name: "Name", expiresAt: "Expires", scopes: "What it may do", workspaceId: "Workspace" } as const;
 
 /** Each scope as the page names it, in the order the API lists them. */
 const scopeLabels: Record<access.ApiKeyScope, string> = {
@@ -25,6 +26,7 @@ export function KeysPage() {
   const [notice, setNotice] = useState("");
   const [created, setCreated] = useState<users.CreatedApiKey | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { workspaces, chosen } = useWorkspaceChoice();
 
   useEffect(() => {
     client.users.listApiKeys().then(
@@ -53,9 +55,10 @@ export function KeysPage() {
       </h1>
       <p>
         A program sends a key as <code>Authorization: Bearer usk_…</code> or <code>X-API-Key: usk_…</code> and acts as you for what you let
-        it do with your links and their analytics. No key can manage your account or your keys.
+        it do with the links of one workspace and their analytics, as far as your role there allows. No key can manage your account or your
+        keys.
       </p>
-      <NewKeyForm onCreated={added} />
+      {workspaces && chosen && <NewKeyForm workspaces={workspaces} initial={chosen.id} onCreated={added} />}
       {created && <CreatedKey created={created} />}
       <h2 id="keys-heading">Your keys</h2>
       <p role="status" class={notice ? "notice" : "status-line"}>
@@ -63,13 +66,15 @@ export function KeysPage() {
       </p>
       {error && <Alert>{error}</Alert>}
       {keys && keys.length === 0 && <p>No keys yet.</p>}
-      {keys && keys.length > 0 && <KeyTable keys={keys} onRevoked={revoked} />}
+      {keys && keys.length > 0 && <KeyTable keys={keys} workspaces={workspaces ?? []} onRevoked={revoked} />}
     </>
   );
 }
 
-function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => void }) {
+/** `initial`: the workspace the other pages work in, where a new key most likely belongs. */
+function NewKeyForm({ workspaces, initial, onCreated }: { workspaces: Workspace[]; initial: string; onCreated: (key: users.CreatedApiKey) => void }) {
   const [name, setName] = useState("");
+  const [workspaceId, setWorkspaceId] = useState(initial);
   const [expiresAt, setExpiresAt] = useState("");
   const [scopes, setScopes] = useState<access.ApiKeyScope[]>(allScopes);
   const { busy, formError, errorOf, run } = useApiForm(labels);
@@ -80,7 +85,7 @@ function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => vo
   const submit = async (event: Event) => {
     event.preventDefault();
     const done = await run(async () =>
-      onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined, scopes })),
+      onCreated(await client.users.createApiKey({ name: name.trim(), expiresAt: fromLocalInput(expiresAt) || undefined, scopes, workspaceId })),
     );
     if (!done) return;
     setName("");
@@ -101,6 +106,19 @@ function NewKeyForm({ onCreated }: { onCreated: (key: users.CreatedApiKey) => vo
         onInput={(e) => setExpiresAt(e.currentTarget.value)}
         error={errorOf("expiresAt")}
       />
+      <div class="field">
+        <label for="key-workspace">Workspace</label>
+        <select id="key-workspace" name="key-workspace" aria-describedby="key-workspace-hint" value={workspaceId} onChange={(e) => setWorkspaceId(e.currentTarget.value)}>
+          {workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {workspaceLabel(w)}
+            </option>
+          ))}
+        </select>
+        <p class="hint" id="key-workspace-hint">
+          The key reaches this workspace's links only, with your role there.
+        </p>
+      </div>
       <fieldset class="field scopes" aria-describedby={scopesError ? "key-scopes-error" : undefined}>
         <legend>What it may do</legend>
         {allScopes.map((scope) => (
@@ -139,7 +157,12 @@ function CreatedKey({ created }: { created: users.CreatedApiKey }) {
   );
 }
 
-function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (key: users.ApiKeyInfo) => void }) {
+function KeyTable({ keys, workspaces, onRevoked }: { keys: users.ApiKeyInfo[]; workspaces: Workspace[]; onRevoked: (key: users.ApiKeyInfo) => void }) {
+  // A key of a workspace the account has since left stays listed, to be revoked.
+  const workspaceOf = (id: string) => {
+    const w = workspaces.find((candidate) => candidate.id === id);
+    return w ? workspaceLabel(w) : "a workspace you left";
+  };
   const when = (iso: string | undefined, none: string) => (iso ? <time dateTime={iso}>{formatTime(iso)}</time> : none);
   return (
     <div class="table-scroll">
@@ -148,6 +171,7 @@ function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (k
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Key</th>
+            <th scope="col">Workspace</th>
             <th scope="col">May</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
@@ -164,6 +188,7 @@ function KeyTable({ keys, onRevoked }: { keys: users.ApiKeyInfo[]; onRevoked: (k
               <td data-label="Key">
                 <code>usk_{key.prefix}…</code>
               </td>
+              <td data-label="Workspace">{workspaceOf(key.workspaceId)}</td>
               <td data-label="May">{key.scopes.map((scope) => scopeLabels[scope]).join(", ")}</td>
               <td data-label="Created">{when(key.createdAt, "")}</td>
               <td data-label="Last used">{when(key.lastUsedAt, "Never")}</td>
