@@ -112,7 +112,6 @@ describe("a team's workspace, in the browser", () => {
     await main(viewer).getByRole("link", { name: "sign up" }).click();
     await viewer.getByLabel("Email").fill(emails.viewer);
     await viewer.getByLabel("Name").fill("Vera");
-    await viewer.getByLabel("Age").fill("41");
     await viewer.getByLabel("Password").fill(password);
     await viewer.getByRole("button", { name: "Sign up" }).click();
     await expect.poll(() => hash(viewer)).toMatch(/^#\/login\?then=/);
