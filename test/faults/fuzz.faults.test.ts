@@ -138,7 +138,16 @@ test(`${requests} generated hostile requests: no 5xx, the app alive, stored data
 
   const serverUrl = process.env.DATABASE_URL!;
   const before: Snapshot = await snapshot(serverUrl, prefix);
-  const generated = fc.sample(fuzzRequests(doc, { codes: seeded.codes, ids: seeded.ids, tokens: [seeded.token] }), { seed, numRuns: requests });
+  // Nor may any other generator send it: requests of any method go to the documented paths,
+  // and a DELETE /me/sessions whose large body the server cut off goes unread, yet acts.
+  const signsOutEverywhere = (req: FuzzRequest) => {
+    const { method, route } = requestLine(req);
+    return method === "DELETE" && /^\/me\/sessions\/*$/.test(route);
+  };
+  const generated = fc.sample(
+    fuzzRequests(doc, { codes: seeded.codes, ids: seeded.ids, tokens: [seeded.token] }).filter((req) => !signsOutEverywhere(req)),
+    { seed, numRuns: requests },
+  );
 
   const base = new URL(app.url);
   const sent: { req: FuzzRequest; answer: FuzzAnswer }[] = [];
