@@ -170,7 +170,9 @@ describe("a team's workspace, in the browser", () => {
     // Loaded afresh: the page showed the members of before anyone accepted.
     await owner.reload();
     const row = main(owner).locator(`li[data-user-id="${memberId}"]`);
-    await row.getByRole("button", { name: `Remove ${memberId}` }).click();
+    // Named by email, from GET /workspaces/:id/people.
+    await expect.poll(() => row.textContent()).toContain(emails.member);
+    await row.getByRole("button", { name: `Remove ${emails.member}` }).click();
     await row.getByRole("button", { name: "Remove", exact: true }).click();
     await expect.poll(() => main(owner).locator(`li[data-user-id="${memberId}"]`).count()).toBe(0);
 
@@ -184,7 +186,8 @@ describe("a team's workspace, in the browser", () => {
     const viewerRow = main(owner).locator("li.member").filter({ hasNot: owner.getByText("You", { exact: true }) });
     await expect.poll(() => viewerRow.count()).toBe(1);
     const viewerId = (await viewerRow.getAttribute("data-user-id"))!;
-    await viewerRow.getByRole("button", { name: `Make ${viewerId} the owner` }).click();
+    await expect.poll(() => viewerRow.textContent()).toContain(emails.viewer);
+    await viewerRow.getByRole("button", { name: `Make ${emails.viewer} the owner` }).click();
     await viewerRow.getByRole("button", { name: "Make owner", exact: true }).click();
     await expect.poll(() => main(owner).textContent()).toContain("Your role: Admin");
     expect(await main(owner).getByRole("button", { name: /^Delete / }).count()).toBe(0);

@@ -63,6 +63,13 @@ export async function emailsOf(ids: readonly string[]): Promise<Array<{ id: stri
   return orm.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, uuids));
 }
 
+/** The names and emails of these accounts (in no order); deleted ones are left out. */
+export async function peopleOf(ids: readonly string[]): Promise<Array<{ id: string; email: string; name: string }>> {
+  const uuids = ids.filter((id) => uuidPattern.test(id));
+  if (uuids.length === 0) return [];
+  return orm.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, uuids));
+}
+
 /** The account with this email, in any case. */
 export async function accountByEmail(email: string): Promise<string | undefined> {
   const [row] = await orm.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);

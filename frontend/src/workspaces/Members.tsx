@@ -1,6 +1,6 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import type { workspaces } from "../client.gen";
+import type { users, workspaces } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ConfirmButton } from "../components/ConfirmButton";
 import { formatTime } from "../format";
@@ -22,6 +22,7 @@ interface MembersProps {
  */
 export function Members({ workspace, members, me, onChanged }: MembersProps) {
   const grantable = manageableRoles(workspace.role);
+  const people = usePeople(workspace.id, members);
   return (
     <section aria-labelledby="members-heading">
       <h2 id="members-heading">Members</h2>
@@ -31,6 +32,7 @@ export function Members({ workspace, members, me, onChanged }: MembersProps) {
             key={m.userId}
             member={m}
             isMe={m.userId === me}
+            person={people.get(m.userId)}
             workspace={workspace}
             grantable={m.userId !== me && grantable.includes(m.role) ? grantable : []}
             onChanged={onChanged}
@@ -41,20 +43,40 @@ export function Members({ workspace, members, me, onChanged }: MembersProps) {
   );
 }
 
+/**
+ * Who the members are (name and email), read again whenever the list changes; until it
+ * arrives, or for an account deleted since, a member shows by its id.
+ */
+function usePeople(workspaceId: string, members: readonly workspaces.Member[]): ReadonlyMap<string, users.Person> {
+  const [people, setPeople] = useState<ReadonlyMap<string, users.Person>>(new Map());
+  useEffect(() => {
+    let live = true;
+    client.users.workspacePeople(workspaceId).then(
+      (res) => live && setPeople(new Map(res.people.map((p) => [p.userId, p]))),
+      () => live && setPeople(new Map()),
+    );
+    return () => {
+      live = false;
+    };
+  }, [workspaceId, members]);
+  return people;
+}
+
 interface MemberRowProps {
   member: workspaces.Member;
   isMe: boolean;
+  person: users.Person | undefined;
   workspace: Workspace;
   /** The roles the caller may give this member; none: the row only reads. */
   grantable: readonly Role[];
   onChanged: (message: string) => void;
 }
 
-function MemberRow({ member, isMe, workspace, grantable, onChanged }: MemberRowProps) {
+function MemberRow({ member, isMe, person, workspace, grantable, onChanged }: MemberRowProps) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // Members are known by their account id: the API shares no one's email with the team.
-  const who = isMe ? "You" : member.userId;
+  // In buttons and messages a member is named by email: unique, where names may repeat.
+  const who = isMe ? "You" : (person?.email ?? member.userId);
   const changeRole = async (role: Role) => {
     setBusy(true);
     setError(null);
@@ -69,7 +91,17 @@ function MemberRow({ member, isMe, workspace, grantable, onChanged }: MemberRowP
   };
   return (
     <li class="row member" data-user-id={member.userId}>
-      <span class="row-title">{isMe ? "You" : <code class="user-id">{member.userId}</code>}</span>
+      <span class="row-title">
+        {isMe ? (
+          "You"
+        ) : person ? (
+          <>
+            {person.name} <span class="member-email">{person.email}</span>
+          </>
+        ) : (
+          <code class="user-id">{member.userId}</code>
+        )}
+      </span>
       {grantable.length > 0 ? (
         <span class="member-role">
           <label for={`role-${member.userId}`} class="visually-hidden">
