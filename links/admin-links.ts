@@ -4,7 +4,8 @@ import { adminLinkRows, linkCounts, type AdminLinkStatus } from "./admin/link-se
 import { decodeCursor, encodeCursor, type AdminLinkSort } from "./records/cursor";
 import { exactClicks } from "./records/exact-clicks";
 import { linkView, toLink, type Link } from "./records/link-rows";
-import { openReports, queuePage, resolveReports, type QueueStatus, type ReportedLink } from "./reports/queue";
+import type { ReportedLink } from "../link-rules/reports";
+import { openReports, queuePage, resolveReports, type QueueStatus } from "./reports/queue";
 import { hostOf } from "../limits/links";
 import type { DisabledReason } from "../link-rules/status";
 

@@ -2,7 +2,8 @@ import { api, type Header } from "encore.dev/api";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { addressKey } from "../limits/address";
 import { reportLimits } from "../limits/reports";
-import { fileReport, openReportOf, reportedLink, type ReportReason } from "./reports/filing";
+import type { ReportReason } from "../link-rules/reports";
+import { fileReport, openReportOf, reportedLink } from "./reports/filing";
 import { reporterOf } from "./reports/reporter";
 
 export interface ReportLinkRequest {

@@ -1,6 +1,7 @@
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, MaxLen, Min } from "encore.dev/validate";
 import { links, users } from "~encore/clients";
+import type { DisabledReason, LinkStatus } from "../link-rules/status";
 import { requireAdmin } from "./audit/admin";
 
 export interface ListAllLinksRequest {
@@ -35,10 +36,10 @@ export interface LinkForAdmin {
   expiresAt?: Date;
   maxClicks?: number;
   hasPassword: boolean;
-  status: "active" | "expired" | "exhausted" | "deleted" | "disabled";
+  status: LinkStatus;
   qrCodeUrl?: string;
   /** Why it is disabled, while it is: abuse (the link itself), host (a banned host), account (its creator disabled). */
-  disabledReason?: "abuse" | "host" | "account";
+  disabledReason?: DisabledReason;
   /** The user id of who made it; left out for an anonymous link. */
   createdBy?: string;
   /** The creator's current email; left out for an anonymous link or a deleted account. */

@@ -1,39 +1,10 @@
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, MaxLen, Min } from "encore.dev/validate";
 import { links } from "~encore/clients";
+import type { ReportedLink } from "../link-rules/reports";
 import { requireAdmin } from "./audit/admin";
 import { record, type ModerationAction } from "./audit/log";
 
-/** One report, as the administrator reads it (never who sent it: their address is not kept). */
-export interface LinkReport {
-  id: string;
-  reason: "spam" | "phishing" | "malware" | "illegal" | "other";
-  details?: string;
-  /** Given by the reporter, to be answered. */
-  email?: string;
-  createdAt: Date;
-}
-
-/** A link's reports, as one entry of the queue. */
-export interface ReportedLink {
-  code: string;
-  originalUrl: string;
-  title?: string;
-  status: "active" | "expired" | "exhausted" | "deleted" | "disabled";
-  disabledReason?: "abuse" | "host" | "account";
-  /** The link's creator's user id; left out for an anonymous link. */
-  createdBy?: string;
-  /** How many reports, and how many for each reason. */
-  reports: number;
-  reasons: Array<{ reason: LinkReport["reason"]; count: number }>;
-  /** The newest reports, at most 5, newest first. */
-  latest: LinkReport[];
-  lastReportedAt: Date;
-  /** Resolved entries only: when, how, and by whom (a user id). */
-  resolvedAt?: Date;
-  resolution?: "dismissed" | "disabled";
-  resolvedBy?: string;
-}
 
 export interface ReportQueueRequest {
   /** open (the default): links with reports to work through; resolved: those already dealt with. */

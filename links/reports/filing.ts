@@ -1,8 +1,6 @@
 import { APIError } from "encore.dev/api";
+import type { ReportReason } from "../../link-rules/reports";
 import { db } from "../db";
-
-/** Why a visitor reports a link. */
-export type ReportReason = "spam" | "phishing" | "malware" | "illegal" | "other";
 
 export interface NewReport {
   readonly code: string;

@@ -1,38 +1,7 @@
 import { APIError } from "encore.dev/api";
-import { linkStatus, type DisabledReason, type LinkStatus } from "../../link-rules/status";
+import { linkStatus, type DisabledReason } from "../../link-rules/status";
+import type { ReportedLink, ReportReason } from "../../link-rules/reports";
 import { db } from "../db";
-import type { ReportReason } from "./filing";
-
-/** One report, as the administrator reads it (never who sent it). */
-export interface LinkReport {
-  id: string;
-  reason: ReportReason;
-  details?: string;
-  email?: string;
-  createdAt: Date;
-}
-
-/** A link's reports, as one entry of the queue. */
-export interface ReportedLink {
-  code: string;
-  originalUrl: string;
-  title?: string;
-  status: LinkStatus;
-  disabledReason?: DisabledReason;
-  /** The link's creator's user id; left out for an anonymous link. */
-  createdBy?: string;
-  /** How many reports, and how many for each reason given. */
-  reports: number;
-  reasons: Array<{ reason: ReportReason; count: number }>;
-  /** The newest reports, at most 5, newest first. */
-  latest: LinkReport[];
-  /** The newest report's time. */
-  lastReportedAt: Date;
-  /** Resolved entries only: when, how, by whom (a user id). */
-  resolvedAt?: Date;
-  resolution?: "dismissed" | "disabled";
-  resolvedBy?: string;
-}
 
 export type QueueStatus = "open" | "resolved";
 

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { client } from "../api";
-import { ErrCode, isAPIError, type links } from "../client.gen";
+import { ErrCode, isAPIError, type link_rules } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { Field } from "../components/Field";
 import { SelectField } from "../components/SelectField";
@@ -8,7 +8,7 @@ import { useApiForm } from "../form";
 import { href } from "../router";
 
 const labels = { reason: "Reason", details: "What you saw", email: "Your email" } as const;
-const reasons: Record<links.ReportReason, string> = {
+const reasons: Record<link_rules.ReportReason, string> = {
   spam: "Spam",
   phishing: "Phishing or fraud",
   malware: "Malware",
@@ -18,7 +18,7 @@ const reasons: Record<links.ReportReason, string> = {
 
 /** A visitor's report of an abusive link, for the administrators' queue. No account needed. */
 export function ReportPage({ code }: { code: string }) {
-  const [reason, setReason] = useState<links.ReportReason>("spam");
+  const [reason, setReason] = useState<link_rules.ReportReason>("spam");
   const [details, setDetails] = useState("");
   const [email, setEmail] = useState("");
   const [sent, setSent] = useState(false);

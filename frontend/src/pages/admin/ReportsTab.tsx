@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { client, errorMessage } from "../../api";
-import type { moderation } from "../../client.gen";
+import type { link_rules } from "../../client.gen";
 import { SelectField } from "../../components/SelectField";
 import { formatTime } from "../../format";
 import { href } from "../../router";
@@ -17,7 +17,7 @@ export function ReportsTab({ onNotice }: { onNotice: (text: string) => void }) {
     return { items: page.links, nextCursor: page.nextCursor };
   }, status);
 
-  const resolve = async (entry: moderation.ReportedLink, how: "dismiss" | "disable") => {
+  const resolve = async (entry: link_rules.ReportedLink, how: "dismiss" | "disable") => {
     try {
       const done = how === "dismiss" ? await client.moderation.dismissReports(entry.code, {}) : await client.moderation.upholdReports(entry.code, {});
       onNotice(`${how === "dismiss" ? "Dismissed" : "Disabled the link and closed"} ${counted(done.reports, "report")} of ${entry.code}.`);
