@@ -69,6 +69,8 @@ describe("the admin page", () => {
     await page.goto(`${app.url}/#/admin`);
     await expect.poll(() => page.getByRole("main").innerText()).toContain("Only the site's administrators may see this page.");
     await nav().getByRole("button", { name: "Log out" }).click();
+    // Logging out asks the server first, then goes home: a next test's page must not be overtaken by it.
+    await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/");
   });
 
   test("an administrator finds it in the nav; Users searches accounts and disables one", async () => {
