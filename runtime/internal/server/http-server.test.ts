@@ -1,6 +1,7 @@
 // The HTTP layer on its own, with endpoints described by hand: what the parser
 // would produce for them is covered by the parser's tests.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -139,6 +140,31 @@ describe("errors use Encore's wire format and status for every code", () => {
     // internal and unknown hide their message: it may carry internals.
     const message = code === "internal" || code === "unknown" ? "an internal error occurred" : `failed with ${code}`;
     expect(body).toEqual({ code, message, details: { reason: code } });
+  });
+});
+
+/** Sends `raw` on a socket of its own and reads until the server closes it. */
+function sendRaw(raw: string): Promise<string> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.end(raw));
+    let answer = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+    socket.on("close", () => resolve(answer)).on("error", reject);
+  });
+}
+
+describe("requests the HTTP parser cannot read", () => {
+  test.each([
+    ["a header line without a colon", "GET /search/1 HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400, "malformed HTTP request"],
+    ["a bad chunk size", "POST /svc.crash HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "malformed HTTP request"],
+    ["headers past the size limit", `GET /search/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "the request's headers are too large"],
+  ])("%s: answered in Encore's format, then the connection closed", async (_name, raw, status, message) => {
+    const answer = await sendRaw(raw);
+    const [head, body] = answer.split("\r\n\r\n");
+    expect(head!.split("\r\n")[0]).toBe(`HTTP/1.1 ${status} ${status === 400 ? "Bad Request" : "Request Header Fields Too Large"}`);
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
+    expect(JSON.parse(body!)).toEqual({ code: "invalid_argument", message, details: null });
   });
 });
 

@@ -10,6 +10,7 @@ import type { AuthHandlerEntry, Endpoint } from "../registry/endpoints.ts";
 import { compileAuthenticator, compileAuthStep, type Authenticator } from "./pipeline/auth.ts";
 import { registerJsonBodyParser } from "./pipeline/body.ts";
 import { devRouting, isDevRoute, type DevCalls } from "./runtime-routes/dev-calls.ts";
+import { clientErrorHandler } from "./pipeline/client-errors.ts";
 import { errorHandler, toWire } from "./pipeline/errors.ts";
 import { registerHealth } from "./runtime-routes/health.ts";
 import { registerMetricsRoute } from "./runtime-routes/metrics.ts";
@@ -85,6 +86,8 @@ export async function buildHttpServer(
       const { status, body } = toWire(APIError.invalidArgument(`invalid request path: ${error.message}`), false);
       void (reply as FastifyReply).code(status).send(body);
     },
+    // A request the HTTP parser cannot read: Encore's error format too (pipeline/client-errors.ts).
+    clientErrorHandler,
     forceCloseConnections: "idle",
     routerOptions: {
       ignoreTrailingSlash: false,
