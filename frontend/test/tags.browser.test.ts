@@ -169,4 +169,34 @@ describe("tags on My links", () => {
     expect(await page.getByRole("group", { name: "Filter by tags" }).getByRole("button").allInnerTexts()).toEqual(["Autumn 1", "Newsletter 2", "spring sale 1"]);
     expect(cspViolations).toEqual([]);
   });
+
+  test("a viewer of a team reads a tag's page and is offered neither renaming nor deleting it", async () => {
+    const { page } = browser;
+    const team = (await api("POST", "/workspaces", { name: "Tag readers" })).id as string;
+    const tag = (await api("POST", `/workspaces/${team}/tags`, { name: "shared" })).id as number;
+    const invitation = (await api("POST", `/workspaces/${team}/invitations`, { role: "viewer" })).token as string;
+    const email = `tag-viewer-${Date.now()}@example.com`;
+    const password = "correct horse battery";
+    const json = { "content-type": "application/json" };
+    expect((await fetch(`${app.url}/users`, { method: "POST", headers: json, body: JSON.stringify({ email, name: "Viewer", password }) })).status).toBe(200);
+    const login = (await (await fetch(`${app.url}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json()) as {
+      token: string;
+      expiresAt: string;
+    };
+    const accepted = await fetch(`${app.url}/invitations/accept`, {
+      method: "POST",
+      headers: { ...json, authorization: `Bearer ${login.token}` },
+      body: JSON.stringify({ token: invitation }),
+    });
+    expect(accepted.status).toBe(200);
+
+    await page.evaluate(`localStorage.setItem("url-shortener.session", ${JSON.stringify(JSON.stringify({ token: login.token, email, expiresAt: login.expiresAt }))})`);
+    await page.goto(`${app.url}/#/workspaces/${team}/tags/${tag}`);
+    await page.reload();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("Tag shared");
+    await expect.poll(() => page.locator(".tag-links").innerText()).toBe("0");
+    expect(await page.getByRole("button", { name: "Rename" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
+    expect(cspViolations).toEqual([]);
+  });
 });

@@ -6,17 +6,22 @@ import { ClickAnalytics } from "../components/ClickAnalytics";
 import { TagManage } from "../components/TagManage";
 import { formatTime } from "../format";
 import { href, navigate } from "../router";
+import { mayDo, type Role } from "../workspaces/roles";
 
 /** A tag's clicks: the sum of every link that has it (deleted ones too), as a link's stats page shows one link's. */
 export function TagStatsPage({ workspaceId, tagId }: { workspaceId: string; tagId: number }) {
   const [tag, setTag] = useState<links.Tag | null>(null);
+  // The caller's role: a viewer reads a tag's clicks but is not offered renaming or deleting it.
+  const [role, setRole] = useState<Role | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     setTag(null);
+    setRole(null);
     setError(null);
-    client.links.listTags(workspaceId).then(
-      ({ tags }) => {
+    Promise.all([client.links.listTags(workspaceId), client.workspaces.getWorkspace(workspaceId)]).then(
+      ([{ tags }, workspace]) => {
         const found = tags.find((t) => t.id === tagId);
+        setRole(workspace.role);
         if (found) setTag(found);
         else setError("No such tag in this workspace.");
       },
@@ -47,7 +52,7 @@ export function TagStatsPage({ workspaceId, tagId }: { workspaceId: string; tagI
             createdAt={tag.createdAt}
             load={(query) => client.analytics.tagAnalytics(workspaceId, tagId, query)}
           />
-          <TagManage workspaceId={workspaceId} tag={tag} onRenamed={setTag} onDeleted={() => navigate(href.links)} />
+          {role && mayDo(role, "write") && <TagManage workspaceId={workspaceId} tag={tag} onRenamed={setTag} onDeleted={() => navigate(href.links)} />}
         </>
       )}
     </>
