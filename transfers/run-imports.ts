@@ -1,0 +1,15 @@
+import { Subscription } from "encore.dev/pubsub";
+import { importJobs, type ImportQueued } from "./import-jobs";
+import { runImport } from "./jobs/run-import";
+
+/**
+ * Runs each queued import (jobs/run-import.ts). Two at a time per instance: a job is one
+ * batch after another, and the links service's inserts are the work. A delivery that finds
+ * its job running elsewhere fails and comes back after the backoff, until the job is done
+ * or, its runner silent for two minutes (died), it takes it over from its progress.
+ */
+export const runImports = new Subscription(importJobs, "run-imports", {
+  handler: async ({ importId }: ImportQueued): Promise<void> => runImport(importId),
+  maxConcurrency: 2,
+  retryPolicy: { minBackoff: "15s", maxBackoff: "1m", maxRetries: 1000 },
+});
