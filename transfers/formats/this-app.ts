@@ -3,13 +3,16 @@ import { instantOf, RowError, tagsOf, textOf, wholeNumberOf } from "./records";
 
 // This app's own files: the CSV of the import template and of the CSV export, and the JSON
 // export. Columns are matched by columnKey, so "expiresAt", "expires_at" and "Expires At"
-// are one; columns not named here (shortUrl, status, hasPassword in the CSV) are ignored.
+// are one; columns not named here (shortUrl, status) are ignored; hasPassword "yes" without a password refuses the row.
 
 /** The CSV columns, in the template's order; url is required. */
 export const csvColumns = ["url", "alias", "title", "description", "tags", "expiresAt", "maxClicks", "createdAt", "clicks", "password"] as const;
 
 /** A row of this app's CSV: its keys are column keys (lower case). Tags are separated by commas (a tag's name has none). */
 export function csvRow(f: Record<string, unknown>, line: number): ImportRow {
+  if (textOf(f.haspassword)?.toLowerCase() === "yes" && textOf(f.password) === undefined) {
+    throw new RowError("the link has a password, which a CSV export does not carry: give it in a password column, or export JSON as the workspace's owner or an admin");
+  }
   return {
     line,
     url: textOf(f.url) ?? "",
