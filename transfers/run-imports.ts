@@ -5,8 +5,9 @@ import { runImport } from "./jobs/run-import";
 /**
  * Runs each queued import (jobs/run-import.ts). Two at a time per instance: a job is one
  * batch after another, and the links service's inserts are the work. A delivery that finds
- * its job running elsewhere fails and comes back after the backoff, until the job is done
- * or, its runner silent for two minutes (died), it takes it over from its progress.
+ * its job running elsewhere (a redelivery past the ack deadline) fails and comes back after
+ * the backoff, until the job is done or its runner has died (its instance gone), when it
+ * takes the job over from its recorded progress.
  */
 export const runImports = new Subscription(importJobs, "run-imports", {
   handler: async ({ importId }: ImportQueued): Promise<void> => runImport(importId),

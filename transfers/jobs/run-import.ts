@@ -10,13 +10,6 @@ import { jobById, markFailed, type RowError, type StoredJob } from "./job-store"
 /** Rows sent to the links service at once, and recorded as done at once: its largest batch. */
 const batchRows = 500;
 
-/**
- * A running job not heard of for this long (it records its progress after every batch) is
- * taken to have died with its instance, and another delivery takes it over. A batch of
- * 500 distinct passwords in clear takes about a minute to hash.
- */
-export const staleAfterMs = 2 * 60 * 1000;
-
 /** Thrown for a delivery that finds its job running elsewhere: delivered again later, it takes over if that one died. */
 export class RunningElsewhere extends Error {}
 
@@ -31,9 +24,11 @@ export class RunningElsewhere extends Error {}
 export async function runImport(importId: string): Promise<void> {
   const job = await jobById(importId);
   if (job === null || job.status === "done" || job.status === "failed" || job.status === "uploading") return;
-  if (job.status === "running" && Date.now() - job.updatedAt.getTime() < staleAfterMs) {
-    throw new RunningElsewhere(`import ${importId} is running elsewhere; checked again later`);
-  }
+  // Held for the whole run, in a transaction that writes nothing: a runner that dies (its
+  // instance gone) loses it with its connection, and the next delivery takes the job over.
+  await using runner = await db.begin();
+  const held = await runner.queryRow<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`import-runner:${importId}`}, 0)) AS ok`;
+  if (!held!.ok) throw new RunningElsewhere(`import ${importId} is running elsewhere; checked again later`);
   const format = formatOf(job.format);
   let done = job.rowsRead;
   let index = 0;
