@@ -6,7 +6,8 @@ import { linkLimits } from "../limits/links";
 import { roleAllowing } from "./access";
 import { importFormats, type ImportFormat } from "./formats/formats";
 import { importJobs } from "./import-jobs";
-import { createJob, jobById, markQueued, publicJob } from "./jobs/job-store";
+import { removeParts } from "./jobs/file-parts";
+import { createJob, jobById, markFailed, markQueued, publicJob } from "./jobs/job-store";
 import { storeUpload } from "./jobs/upload";
 import { db } from "./db";
 import { choiceOf, pathParam, queryOf, sendJson } from "./raw-http";
@@ -53,7 +54,14 @@ export const uploadImport = api.raw(
       throw err;
     }
     await markQueued(importId, file.bytes, file.parts, file.rows);
-    await importJobs.publish({ importId });
+    try {
+      await importJobs.publish({ importId });
+    } catch (err) {
+      // Never queued, the job would wait for ever: it fails, its file goes, and the caller may upload again.
+      await markFailed(importId, "the import could not be queued; upload the file again");
+      await removeParts(importId, file.parts);
+      throw APIError.unavailable("the import could not be queued; please retry", err as Error);
+    }
     sendJson(res, 202, publicJob((await jobById(importId))!));
   },
 );

@@ -49,7 +49,7 @@ describe("import and export, in the browser", () => {
     const progress = page.getByTestId("import-progress");
     await expect.poll(() => progress.getByRole("status").textContent(), { timeout: 60_000 }).toBe("1202 of 1202 rows read · 1200 imported · 2 failed");
     await expect.poll(() => progress.locator("label").textContent()).toBe("links.csv: done");
-    expect(await progress.locator("progress").evaluate((bar: HTMLProgressElement) => [bar.value, bar.max])).toEqual([1202, 1202]);
+    expect(await progress.locator("progress").evaluate((bar: { value: number; max: number }) => [bar.value, bar.max])).toEqual([1202, 1202]);
     const errorRows = progress.locator("table tbody tr");
     await expect.poll(() => errorRows.allTextContents()).toEqual([
       "1202url must be an absolute URL such as https://example.com/page",
