@@ -19,6 +19,6 @@ export interface ImportRow {
   clicks?: number;
   /** A password in clear, hashed here. */
   password?: string;
-  /** A stored hash of this app's (scrypt$N$r$p$salt$key), as a JSON export carries it for the workspace's owner and admins. */
+  /** A stored hash of this app's (scrypt$N$r$p$salt$key, with the parameters it makes new ones with), as a JSON export carries it for the workspace's owner and admins. */
   passwordHash?: string;
 }
