@@ -3,6 +3,7 @@
 // shorteners' sample exports, export then import into another workspace, the limits, and
 // who may do what.
 import { mkdtempSync, readFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -340,6 +341,21 @@ describe("limits", () => {
     const found = ok(await call("GET", "/links?q=many.example", { token: other.token })).links;
     expect(found).toEqual([]);
   }, 120_000);
+});
+
+describe("an upload cut off", () => {
+  test("a client gone mid-upload leaves no import and no links", async () => {
+    const owner = await account();
+    const url = new URL(`${app.url}/workspaces/${owner.userID}/imports?format=csv`);
+    const req = http.request(url, { method: "POST", headers: { authorization: `Bearer ${owner.token}`, "x-forwarded-for": owner.address, "transfer-encoding": "chunked" } });
+    req.on("error", () => {}); // the connection is cut on purpose
+    req.write("url\n" + Array.from({ length: 2000 }, (_, i) => `https://cut.example/${i}`).join("\n") + "\n");
+    const imports = async () => ok(await call("GET", `/workspaces/${owner.userID}/imports`, { token: owner.token })).imports as { status: string }[];
+    await expect.poll(imports, { timeout: 20_000 }).toEqual([expect.objectContaining({ status: "uploading" })]);
+    req.destroy();
+    await expect.poll(imports, { timeout: 20_000 }).toEqual([]);
+    expect(ok(await call("GET", "/links?q=cut.example", { token: owner.token })).links).toEqual([]);
+  });
 });
 
 describe("who may import and export", () => {

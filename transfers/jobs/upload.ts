@@ -19,6 +19,11 @@ export interface UploadLimits {
   readonly maxRows: number;
 }
 
+/** The request's body, and whether it arrived whole (a client gone mid-upload ends the body early, not always with an error). */
+export interface UploadBody extends AsyncIterable<Buffer> {
+  readonly complete: boolean;
+}
+
 /**
  * Stores an upload in parts of about 1 MiB as its bytes arrive, and reads its records as
  * they pass (the format's own reader, counting only), so that a file too large, with too
@@ -26,7 +31,7 @@ export interface UploadLimits {
  * limit or the problem, its stored parts removed. Never more than a part and the reader's
  * buffer in memory.
  */
-export async function storeUpload(importId: string, body: AsyncIterable<Buffer>, format: ImportFormat, limits: UploadLimits): Promise<StoredFile> {
+export async function storeUpload(importId: string, body: UploadBody, format: ImportFormat, limits: UploadLimits): Promise<StoredFile> {
   const counted = new PassThrough();
   const counting = countRecords(formatOf(format).records(counted), limits.maxRows);
   const failed = counting.then(() => new Promise<never>(() => {}));
@@ -50,6 +55,7 @@ export async function storeUpload(importId: string, body: AsyncIterable<Buffer>,
       if (partSize >= partBytes) await storePart();
       if (!counted.write(chunk)) await Promise.race([once(counted, "drain"), failed]);
     }
+    if (!body.complete) throw APIError.canceled("the upload was cut off before the end of the file: nothing of it is imported");
     if (partSize > 0) await storePart();
     counted.end();
     const rows = await counting;
