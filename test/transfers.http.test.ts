@@ -267,7 +267,7 @@ describe("export, then import into another workspace", () => {
       { url: "https://round.example/d?x=1&y=2" },
     ];
     for (const body of made) ok(await call("POST", "/shorten", { token: owner.token, body: { ...body, workspaceId: from }, headers: { "x-forwarded-for": owner.address } }));
-    const shape = (l: Link) => ({ url: l.originalUrl, title: l.title, description: l.description, tags: l.tags, expiresAt: l.expiresAt, maxClicks: l.maxClicks, hasPassword: l.hasPassword });
+    const shape = (l: Link) => ({ url: l.originalUrl, title: l.title, description: l.description, tags: l.tags, createdAt: l.createdAt, expiresAt: l.expiresAt, maxClicks: l.maxClicks, hasPassword: l.hasPassword });
     const linksOf = async (workspace: string) =>
       ((ok(await call("GET", `/links?workspaceId=${workspace}&limit=100`, { token: owner.token })).links as Link[]).map(shape).sort((a, b) => a.url.localeCompare(b.url)));
     const before = await linksOf(from);
@@ -386,5 +386,12 @@ describe("who may import and export", () => {
     const key = ok(await call("POST", "/me/api-keys", { token: owner.token, body: { name: "reader", scopes: ["links:read"], workspaceId: team } })).key as string;
     expect(await upload({ ...owner, token: key }, team, "csv", file)).toMatchObject({ status: 403, body: { message: expect.stringContaining("links:write") } });
     expect((await download({ ...owner, token: key }, `/workspaces/${team}/export?format=csv`)).status).toBe(200);
+    const tagged = ok(await call("POST", "/shorten", { token: owner.token, body: { url: "https://team.example/t", workspaceId: team }, headers: { "x-forwarded-for": owner.address } }));
+    expect(await download({ ...owner, token: key }, `/links/${tagged.code as string}/analytics/export`)).toMatchObject({ status: 403, text: expect.stringContaining("analytics:read") });
+
+    // A key with links:write made for the workspace imports into it, and into no other.
+    const writer = ok(await call("POST", "/me/api-keys", { token: owner.token, body: { name: "importer", scopes: ["links:write", "links:read"], workspaceId: team } })).key as string;
+    expect(await importFile({ ...owner, token: writer }, team, "csv", "url\nhttps://team.example/by-key\n")).toMatchObject({ status: "done", imported: 1 });
+    expect(await upload({ ...owner, token: writer }, owner.userID, "csv", file)).toMatchObject({ status: 403, body: { message: expect.stringContaining("another workspace") } });
   }, 60_000);
 });
