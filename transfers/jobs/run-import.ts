@@ -1,5 +1,7 @@
+import { APIError, ErrCode } from "encore.dev/api";
 import log from "encore.dev/log";
-import { links } from "~encore/clients";
+import { links, workspaces } from "~encore/clients";
+import { mayDo } from "../../access/workspace-roles";
 import type { ImportRow } from "../../link-rules/import-rows";
 import { db } from "../db";
 import { formatOf } from "../formats/formats";
@@ -29,6 +31,13 @@ export async function runImport(importId: string): Promise<void> {
   await using runner = await db.begin();
   const held = await runner.queryRow<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`import-runner:${importId}`}, 0)) AS ok`;
   if (!held!.ok) throw new RunningElsewhere(`import ${importId} is running elsewhere; checked again later`);
+  // Asked at every run, as every request asks: a member removed, or made a viewer, since the upload imports no more.
+  const role = job.workspaceId === job.createdBy ? "owner" : (await workspaces.roleIn({ workspaceId: job.workspaceId, userId: job.createdBy })).role;
+  if (role === undefined || !mayDo(role, "write")) {
+    await markFailed(importId, "the account that uploaded the file may no longer create links in this workspace");
+    await removeParts(importId, job.parts);
+    return;
+  }
   const format = formatOf(job.format);
   let done = job.rowsRead;
   let index = 0;
@@ -45,8 +54,9 @@ export async function runImport(importId: string): Promise<void> {
     if (pending.length > 0 && !(await recordBatch(job, pending, done))) return;
     done += pending.length;
   } catch (err) {
-    if (!(err instanceof FileError)) throw err;
-    await markFailed(importId, err.message);
+    const reason = err instanceof FileError ? err.message : refusal(err);
+    if (reason === null) throw err; // a dependency away: the topic delivers the job again later
+    await markFailed(importId, reason);
     await removeParts(importId, job.parts);
     return;
   }
@@ -113,4 +123,11 @@ function rowsOf(job: StoredJob, records: readonly SourceRecord[]): { rows: Impor
 /** Fields a source left empty are left out, not sent as undefined. */
 function withoutEmpty(row: ImportRow): ImportRow {
   return Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined)) as unknown as ImportRow;
+}
+
+/** Errors that sending the batch again would meet again: the import fails with them, rather than be retried for hours. */
+const refusals: readonly string[] = [ErrCode.InvalidArgument, ErrCode.FailedPrecondition, ErrCode.NotFound, ErrCode.PermissionDenied, ErrCode.OutOfRange];
+
+function refusal(err: unknown): string | null {
+  return err instanceof APIError && refusals.includes(err.code) ? `a batch was refused: ${err.message}` : null;
 }
