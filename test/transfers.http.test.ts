@@ -116,6 +116,7 @@ describe("a large import", () => {
     const done = await finished(owner, owner.userID, queued.id as string, seen);
     const seconds = (Date.now() - started) / 1000;
     console.log(`100,000 rows imported in ${seconds.toFixed(1)} s`);
+    console.log(app.output().split("\n").filter((l) => l.includes("import done")).join("\n"));
     expect(done).toMatchObject({ status: "done", totalRows: maxRows, rowsRead: maxRows, imported: maxRows, failed: 0, errors: [] });
     // Seen between the start and the end, in order.
     expect(seen.some((n) => n > 0 && n < maxRows)).toBe(true);

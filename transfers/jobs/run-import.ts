@@ -41,17 +41,19 @@ export async function runImport(importId: string): Promise<void> {
   const format = formatOf(job.format);
   let done = job.rowsRead;
   let index = 0;
+  const started = performance.now();
+  const spent = { storing: 0 };
   let pending: SourceRecord[] = [];
   try {
     for await (const record of format.records(fileParts(importId, job.parts))) {
       if (++index <= job.rowsRead) continue;
       pending.push(record);
       if (pending.length < batchRows) continue;
-      if (!(await recordBatch(job, pending, done))) return;
+      if (!(await recordBatch(job, pending, done, spent))) return;
       done += pending.length;
       pending = [];
     }
-    if (pending.length > 0 && !(await recordBatch(job, pending, done))) return;
+    if (pending.length > 0 && !(await recordBatch(job, pending, done, spent))) return;
     done += pending.length;
   } catch (err) {
     const reason = err instanceof FileError ? err.message : refusal(err);
@@ -64,14 +66,15 @@ export async function runImport(importId: string): Promise<void> {
     UPDATE imports SET status = 'done', updated_at = now(), finished_at = now()
     WHERE id = ${importId} AND rows_read = ${done} AND status IN ('queued', 'running')`;
   await removeParts(importId, job.parts);
-  log.info("import done", { importId, rows: done });
+  // How long this run took, and how much of it the links service's storing: what to look at when imports are slow.
+  log.info("import done", { importId, rows: done - job.rowsRead, ms: Math.round(performance.now() - started), storingMs: Math.round(spent.storing) });
 }
 
 /**
  * Stores one batch and records it, under the job's lock; false when another delivery holds
  * the lock or has moved the job on (this one then leaves the job to it).
  */
-async function recordBatch(job: StoredJob, records: readonly SourceRecord[], done: number): Promise<boolean> {
+async function recordBatch(job: StoredJob, records: readonly SourceRecord[], done: number, spent: { storing: number }): Promise<boolean> {
   await using tx = await db.begin();
   const lock = await tx.queryRow<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`import:${job.id}`}, 0)) AS ok`;
   if (!lock!.ok) return false;
@@ -80,7 +83,9 @@ async function recordBatch(job: StoredJob, records: readonly SourceRecord[], don
   const { rows, errors } = rowsOf(job, records);
   let imported = 0;
   if (rows.length > 0) {
+    const sent = performance.now();
     const { results } = await links.importLinks({ importId: job.id, workspaceId: job.workspaceId, userID: job.createdBy, rows });
+    spent.storing += performance.now() - sent;
     for (const result of results) {
       if (result.error === undefined) imported++;
       else errors.push({ line: result.line, message: result.error });
