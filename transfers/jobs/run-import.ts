@@ -17,9 +17,8 @@ export class RunningElsewhere extends Error {}
 
 /**
  * Runs an import from its recorded progress to the end: reads the file's records in order,
- * skips those already done, sends the others in batches to the links service (a batch is
- * sent while the one before is recorded), and records each batch in file order, its failed
- * rows and the new progress in one transaction. A batch
+ * skips those already done, sends the others in batches to the links service, and after
+ * each batch records in one transaction its failed rows and the new progress. A batch
  * whose links were stored but whose progress was not (a crash between) is sent again and
  * the links service answers the rows it already stored. A file that cannot be read as its
  * format fails the import; an error of a dependency throws, for the topic to retry.
@@ -45,30 +44,17 @@ export async function runImport(importId: string): Promise<void> {
   const started = performance.now();
   const spent = { storing: 0 };
   let pending: SourceRecord[] = [];
-  // Two batches at a time: the next one is stored while the one before is recorded, in file order.
-  const inFlight: { size: number; stored: Promise<StoredBatch> }[] = [];
-  const send = () => {
-    const stored = storeBatch(job, pending, spent);
-    stored.catch(() => {}); // awaited in turn below; not an unhandled rejection meanwhile
-    inFlight.push({ size: pending.length, stored });
-    pending = [];
-  };
-  const recordNext = async (): Promise<boolean> => {
-    const { size, stored } = inFlight.shift()!;
-    if (!(await recordBatch(job, size, await stored, done))) return false;
-    done += size;
-    return true;
-  };
   try {
     for await (const record of format.records(fileParts(importId, job.parts))) {
       if (++index <= job.rowsRead) continue;
       pending.push(record);
       if (pending.length < batchRows) continue;
-      send();
-      if (inFlight.length >= 2 && !(await recordNext())) return;
+      if (!(await recordBatch(job, pending, done, spent))) return;
+      done += pending.length;
+      pending = [];
     }
-    if (pending.length > 0) send();
-    while (inFlight.length > 0) if (!(await recordNext())) return;
+    if (pending.length > 0 && !(await recordBatch(job, pending, done, spent))) return;
+    done += pending.length;
   } catch (err) {
     const reason = err instanceof FileError ? err.message : refusal(err);
     if (reason === null) throw err; // a dependency away: the topic delivers the job again later
@@ -80,18 +66,20 @@ export async function runImport(importId: string): Promise<void> {
     UPDATE imports SET status = 'done', updated_at = now(), finished_at = now()
     WHERE id = ${importId} AND rows_read = ${done} AND status IN ('queued', 'running')`;
   await removeParts(importId, job.parts);
-  // How long this run took, and the links service's storing of its batches, summed (two overlap): what to look at when imports are slow.
+  // How long this run took, and how much of it the links service's storing: what to look at when imports are slow.
   log.info("import done", { importId, rows: done - job.rowsRead, ms: Math.round(performance.now() - started), storingMs: Math.round(spent.storing) });
 }
 
-/** What became of a batch's rows: how many were stored, and the others' lines and reasons. */
-interface StoredBatch {
-  imported: number;
-  errors: RowError[];
-}
-
-/** Sends a batch's rows to the links service, which stores each or says why not. */
-async function storeBatch(job: StoredJob, records: readonly SourceRecord[], spent: { storing: number }): Promise<StoredBatch> {
+/**
+ * Stores one batch and records it, under the job's lock; false when another delivery holds
+ * the lock or has moved the job on (this one then leaves the job to it).
+ */
+async function recordBatch(job: StoredJob, records: readonly SourceRecord[], done: number, spent: { storing: number }): Promise<boolean> {
+  await using tx = await db.begin();
+  const lock = await tx.queryRow<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`import:${job.id}`}, 0)) AS ok`;
+  if (!lock!.ok) return false;
+  const now = await tx.queryRow<{ rows_read: number; status: string }>`SELECT rows_read, status FROM imports WHERE id = ${job.id} FOR UPDATE`;
+  if (now === null || now.rows_read !== done || (now.status !== "queued" && now.status !== "running")) return false;
   const { rows, errors } = rowsOf(job, records);
   let imported = 0;
   if (rows.length > 0) {
@@ -103,26 +91,12 @@ async function storeBatch(job: StoredJob, records: readonly SourceRecord[], spen
       else errors.push({ line: result.line, message: result.error });
     }
   }
-  return { imported, errors };
-}
-
-/**
- * Records a stored batch of `size` records, under the job's lock: its refused rows and the new
- * progress, in one transaction. False when another delivery holds the lock or has moved the job
- * on (this one then leaves the job to it).
- */
-async function recordBatch(job: StoredJob, size: number, { imported, errors }: StoredBatch, done: number): Promise<boolean> {
-  await using tx = await db.begin();
-  const lock = await tx.queryRow<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`import:${job.id}`}, 0)) AS ok`;
-  if (!lock!.ok) return false;
-  const now = await tx.queryRow<{ rows_read: number; status: string }>`SELECT rows_read, status FROM imports WHERE id = ${job.id} FOR UPDATE`;
-  if (now === null || now.rows_read !== done || (now.status !== "queued" && now.status !== "running")) return false;
   await tx.exec`
     INSERT INTO import_errors (import_id, line, message)
     SELECT ${job.id}, line, message FROM unnest(${errors.map((e) => e.line)}::int[], ${errors.map((e) => e.message)}::text[]) AS e(line, message)
     ON CONFLICT DO NOTHING`;
   await tx.exec`
-    UPDATE imports SET status = 'running', rows_read = ${done + size}, imported = imported + ${imported},
+    UPDATE imports SET status = 'running', rows_read = ${done + records.length}, imported = imported + ${imported},
       failed = failed + ${errors.length}, updated_at = now()
     WHERE id = ${job.id}`;
   await tx.commit();
