@@ -132,6 +132,7 @@ describe("a large import", () => {
     const rows = exported.text.trimEnd().split("\n");
     expect(rows).toHaveLength(maxRows + 1);
     expect(rows[0]).toBe("url,alias,shortUrl,title,description,tags,createdAt,expiresAt,maxClicks,clicks,hasPassword,status");
+    // One batch at a time: the links' ids, and so the export's order, follow the file's.
     expect(rows[1]).toMatch(/^https:\/\/big\.example\/page\/0,[A-Za-z0-9]{6},http.*,Page 0,,tenth,2024-01-02T03:04:05\.000Z,,,7,no,active$/);
     // The imported click total is the link's: its stats say so.
     const code = rows[1]!.split(",")[1]!;

@@ -9,7 +9,11 @@ import { FileError, RowError as UnreadableRow, type SourceRecord } from "../form
 import { fileParts, removeParts } from "./file-parts";
 import { jobById, markFailed, type RowError, type StoredJob } from "./job-store";
 
-/** Rows sent to the links service at once, and recorded as done at once: its largest batch. */
+/**
+ * Rows sent to the links service at once, and recorded as done at once: its largest batch. One
+ * batch at a time, so that the links' ids, and with them the list's and an export's order, follow
+ * the file's (two in flight were 15% faster: docs/performance.md).
+ */
 const batchRows = 500;
 
 /** Thrown for a delivery that finds its job running elsewhere: delivered again later, it takes over if that one died. */
