@@ -38,12 +38,13 @@ test("a file that is the list; an empty list has no records; a file without the 
 });
 
 test("CSV records in line order, a malformed line among them, a header without the required column a FileError", async () => {
-  const csv = 'url,Alias\nhttps://a.example,x\n"https://b,c",y,z\nhttps://c.example,"q\nw"\n';
+  const csv = 'url,Alias\nhttps://a.example,x\n"https://b,c",y,z\nhttps://c.example,"q\nw"\nhttps://d.example\n';
   for (const size of [1, 5, 100]) {
     expect(await all(csvRecords(chunked(csv, size), ["url"]))).toEqual([
       { line: 2, fields: { url: "https://a.example", alias: "x" } },
       { line: 3, error: expect.stringContaining("not a well-formed CSV line") },
       { line: 5, fields: { url: "https://c.example", alias: "q\nw" } },
+      { line: 6, fields: { url: "https://d.example" } },
     ]);
   }
   await expect(all(csvRecords(chunked("link,name\n1,2\n", 4), ["url"]))).rejects.toThrowError(/among them url/);
