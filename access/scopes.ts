@@ -12,10 +12,11 @@ import { getAuthData } from "~encore/auth";
 
 /**
  * What a key may do:
- * - `links:read`: list the account's links and read one (GET /me/urls, GET /links, GET /links/:code), and list tags;
+ * - `links:read`: list the account's links and read one (GET /me/urls, GET /links, GET /links/:code), list tags,
+ *   follow imports and export links (GET /workspaces/:id/imports…, GET /workspaces/:id/export);
  * - `links:write`: create, change and delete them (POST /shorten, POST /url, POST /links/bulk, PATCH and DELETE /links/:code),
- *   and tags (POST /links/tags, POST, PATCH and DELETE /workspaces/:id/tags…);
- * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks, a tag's).
+ *   tags (POST /links/tags, POST, PATCH and DELETE /workspaces/:id/tags…), and import them (POST /workspaces/:id/imports);
+ * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks, a tag's), and export them.
  */
 export type ApiKeyScope = "links:read" | "links:write" | "analytics:read";
 

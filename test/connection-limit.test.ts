@@ -101,7 +101,7 @@ test("under load the runtime never holds more connections than DATABASE_MAX_CONN
 }, 120_000);
 
 test("a setting too small to give every database a connection stops start-up, naming the minimum", async () => {
-  const failure = (await startApp({ ...env, DATABASE_MAX_CONNECTIONS: "10" }).catch((e: unknown) => e)) as StartFailure;
+  const failure = (await startApp({ ...env, DATABASE_MAX_CONNECTIONS: "11" }).catch((e: unknown) => e)) as StartFailure;
   expect(failure.exitCode).toBe(1);
-  expect(failure.output).toMatch(/start-up failed: invalid configuration: DATABASE_MAX_CONNECTIONS must be at least 11 for this app/);
+  expect(failure.output).toMatch(/start-up failed: invalid configuration: DATABASE_MAX_CONNECTIONS must be at least 12 for this app/);
 }, 60_000);

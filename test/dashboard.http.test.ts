@@ -121,6 +121,14 @@ describe("app, catalog and flow", () => {
     const url = services.find((s) => s.name === "url")!;
     expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls"], buckets: [] });
     expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url", "workspaces"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
+    expect(services.find((s) => s.name === "transfers")).toMatchObject({
+      databases: ["transfers"],
+      topics: ["import-jobs"],
+      publishes: ["import-jobs"],
+      buckets: ["import-files"],
+      calls: ["analytics", "links", "workspaces"],
+      subscriptions: [{ name: "run-imports", topic: "import-jobs" }],
+    });
     const shorten = links.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^links\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
@@ -330,7 +338,7 @@ describe("databases", () => {
     const url = databases.find((d) => d.name === "url")!;
     expect(url.service).toBe("url");
     expect(url.physicalName).toMatch(/url$/);
-    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql"]);
+    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql", "15_imported_links.up.sql"]);
     expect(url.tables).toEqual(expect.arrayContaining([{ schema: "public", name: "urls", rowEstimate: expect.any(Number), sizeBytes: expect.any(Number) }]));
     expect(databases.find((d) => d.name === "orders")!.migrations.length).toBeGreaterThan(0); // drizzle-kit's layout
   });
@@ -382,7 +390,7 @@ describe("databases", () => {
 describe("buckets", () => {
   test("lists the bucket's objects with public URLs, and downloads one", async () => {
     const { buckets } = await get<{ buckets: { name: string; public: boolean }[] }>("/api/buckets");
-    expect(buckets).toEqual([{ name: "qr-codes", service: "links", public: true, versioned: false }]);
+    expect(buckets).toEqual([{ name: "import-files", service: "transfers", public: false, versioned: false }, { name: "qr-codes", service: "links", public: true, versioned: false }]);
     const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
     await qrCodes.upload("dash/one.png", bytes, { contentType: "image/png" });
     await qrCodes.upload("dash/two.png", bytes, { contentType: "image/png" });

@@ -12,6 +12,7 @@ import { InvitePage } from "./pages/InvitePage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
 import { TagStatsPage } from "./pages/TagStatsPage";
+import { TransfersPage } from "./pages/TransfersPage";
 import { WorkspacePage } from "./pages/WorkspacePage";
 import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
@@ -31,6 +32,7 @@ const titles: Record<Route["page"], string> = {
   workspaces: "Workspaces",
   workspace: "Workspace",
   invite: "Join a workspace",
+  transfers: "Import and export",
   missing: "Page not found",
 };
 
@@ -81,6 +83,7 @@ export function App() {
         {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
         {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
         {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}
+        {route.page === "transfers" && (session ? <TransfersPage /> : <SignedOut title="Import and export" what="import and export links" then="/transfers" />)}
         {route.page === "invite" && <InvitePage token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>

@@ -34,6 +34,7 @@ export function Nav({ route, session, admin }: { route: Route; session: Session 
         {link("shorten", href.shorten, "Shorten")}
         {session && link("links", href.links, "My links")}
         {session && link("workspaces", href.workspaces, "Workspaces")}
+        {session && link("transfers", href.transfers, "Import/Export")}
         {session && link("keys", href.keys, "API keys")}
         {session && link("sessions", href.sessions, "Sessions")}
         {session && admin && link("admin", href.admin, "Admin")}

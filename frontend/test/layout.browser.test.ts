@@ -94,6 +94,11 @@ const signedIn: PageCase[] = [
       p.getByRole("button", { name: /^Delete Marketing/ }),
     ],
   },
+  {
+    name: "transfers",
+    hash: () => "#/transfers",
+    controls: (p) => [p.getByLabel("File", { exact: true }), p.getByLabel("Format"), p.getByRole("button", { name: "Import" }), p.getByRole("button", { name: "Export JSON" })],
+  },
   { name: "invite", hash: () => `#/invite/${invitation}`, controls: (p) => [p.getByRole("button", { name: "Accept" })] },
   { name: "missing", hash: () => "#/nowhere/at/all", controls: (p) => [main(p).getByRole("link", { name: "Shorten a link" })] },
 ];
@@ -163,7 +168,7 @@ describe.each([
     await expect.poll(() => page.evaluate<string>("location.hash")).toBe("#/links");
     const nav = page.getByRole("navigation");
     const menu = nav.getByRole("button", { name: "Menu" });
-    const entries = ["Shorten", "My links", "Workspaces", "API keys"].map((name) => nav.getByRole("link", { name, exact: true }));
+    const entries = ["Shorten", "My links", "Workspaces", "Import/Export", "API keys"].map((name) => nav.getByRole("link", { name, exact: true }));
     if (viewport.width < 640) {
       expect(await entries[2]!.isVisible()).toBe(false);
       await menu.click();

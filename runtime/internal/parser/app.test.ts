@@ -65,6 +65,7 @@ describe("the real app", () => {
     expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "links", publishers: ["links"] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));
     const calls = Object.fromEntries(meta.services.map((s) => [s.name, s.calls]));
-    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], urlb: [], workspaces: [] });
+    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], transfers: ["analytics", "links", "workspaces"], urlb: [], workspaces: [] });
+    expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "run-imports", service: "transfers", topic: "import-jobs" }));
   });
 });
