@@ -3,7 +3,7 @@ import log from "encore.dev/log";
 import { Subscription } from "encore.dev/pubsub";
 import { SmtpSender } from "./delivery/transport";
 import { parseMailConfig } from "./mail-config";
-import { outgoingMail, type OutgoingMail } from "./outgoing";
+import { outgoingMail, type OutgoingMail } from "./events";
 
 const config = parseMailConfig(process.env, new URL(appMeta().apiBaseUrl).hostname);
 const sender = config.smtpUrl === null ? null : new SmtpSender(config.smtpUrl, config.from);

@@ -5,7 +5,7 @@ import log from "encore.dev/log";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { addressKey } from "../limits/address";
 import { passwordResetLimits } from "../limits/password-resets";
-import { outgoingMail } from "../mail/outgoing";
+import { outgoingMail } from "../mail/events";
 import { passwords } from "../passwords/passwords";
 import { passwordResetStore } from "./accounts/password-reset-store";
 

@@ -1,6 +1,5 @@
 import { appMeta } from "encore.dev";
-import { outgoingMail } from "../mail/outgoing";
-import type { NewInvitation } from "./invitations";
+import { outgoingMail } from "../mail/events";
 
 const roleSentence: Record<string, string> = {
   admin: "As an admin you will manage its links, members and invitations.",
@@ -9,7 +8,7 @@ const roleSentence: Record<string, string> = {
 };
 
 /** Queues the mail carrying an invitation's link (the web page's #/invite/<token>). */
-export async function mailInvitation(to: string, workspaceName: string, invitation: NewInvitation): Promise<void> {
+export async function mailInvitation(to: string, workspaceName: string, invitation: { token: string; role: string; expiresAt: Date }): Promise<void> {
   const base = appMeta().apiBaseUrl;
   await outgoingMail.publish({
     to,

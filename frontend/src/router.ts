@@ -15,6 +15,8 @@ export type Route =
   | { page: "workspaces" }
   | { page: "workspace"; id: string }
   | { page: "invite"; token: string }
+  | { page: "forgot" }
+  | { page: "reset"; token: string }
   | { page: "missing" };
 
 /** The admin page's sections. */
@@ -44,6 +46,10 @@ export function parseRoute(hash: string): Route {
   const report = /^\/report\/([A-Za-z0-9_-]+)$/.exec(path);
   if (report) return { page: "report", code: report[1]! };
   if (path === "/sessions") return { page: "sessions" };
+  if (path === "/forgot") return { page: "forgot" };
+  // A mailed reset link's token: 43 base64url characters (users/password-reset.ts).
+  const reset = /^\/reset\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (reset) return { page: "reset", token: reset[1]! };
   if (path === "/workspaces") return { page: "workspaces" };
   const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
   if (workspace) return { page: "workspace", id: workspace[1]! };
@@ -75,6 +81,7 @@ export const href = {
   workspaces: "#/workspaces",
   workspace: (id: string) => `#/workspaces/${id}`,
   invite: (token: string) => `#/invite/${token}`,
+  forgot: "#/forgot",
 };
 
 /** A section of the admin page, with its filters (the links of a creator or a host). */

@@ -1,7 +1,7 @@
 import { appMeta } from "encore.dev";
 import { adminEmailList } from "../../access/admin-emails";
 import type { ReportReason } from "../../link-rules/reports";
-import { outgoingMail } from "../../mail/outgoing";
+import { outgoingMail } from "../../mail/events";
 
 /**
  * Tells every admin (ADMIN_EMAILS) of a new report, one mail each, so a phishing link does

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import type { OutgoingMail } from "../outgoing";
+import type { OutgoingMail } from "../events";
 
 /** How long one SMTP step may take: a server away fails the delivery, which the topic retries. */
 const timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
