@@ -30,3 +30,6 @@ const adminEmails = parseAdminEmails(process.env);
 /** Whether the account with this (current) email is an admin. */
 export const isAdminEmail = (email: string): boolean => adminEmails.has(email.toLowerCase());
 
+
+/** Every admin email, as ADMIN_EMAILS lists them (lowercased): where news for the admins is mailed. */
+export const adminEmailList = (): readonly string[] => [...adminEmails];

@@ -5,6 +5,7 @@ import { reportLimits } from "../limits/reports";
 import type { ReportReason } from "../link-rules/reports";
 import { fileReport, openReportOf, reportedLink } from "./reports/filing";
 import { reporterOf } from "./reports/reporter";
+import { mailAdminsOfReport } from "./reports/report-mail";
 
 export interface ReportLinkRequest {
   /** The link's code, in any case. */
@@ -28,7 +29,8 @@ export interface ReportLinkResponse {
  * no sign-in. An unknown, deleted or disabled link: 404. Limited per client address
  * (limits/reports.ts, 429); the same address reporting a link it has an open report of
  * gets that report's id back, counted neither in the queue nor against the limit. The
- * address itself is not stored (links/reports/reporter.ts).
+ * address itself is not stored (links/reports/reporter.ts). Each new report is mailed to
+ * the admins (ADMIN_EMAILS).
  */
 export const reportLink = api(
   { expose: true, method: "POST", path: "/reports" },
@@ -39,7 +41,9 @@ export const reportLink = api(
     const open = await openReportOf(linkId, reporter);
     if (open !== undefined) return { id: open };
     await reportLimits.count(address);
-    const trimmed = details?.trim();
-    return { id: await fileReport(linkId, { code, reason, details: trimmed === "" ? undefined : trimmed, email, reporter }) };
+    const trimmed = details?.trim() || undefined;
+    const id = await fileReport(linkId, { code, reason, details: trimmed, email, reporter });
+    await mailAdminsOfReport({ code, reason, details: trimmed });
+    return { id };
   },
 );

@@ -117,7 +117,7 @@ describe("app, catalog and flow", () => {
   test("the catalog has POST /shorten with its request type, field docs and doc comment", async () => {
     const { services, auth } = await get<Catalog>("/api/catalog");
     const links = services.find((s) => s.name === "links")!;
-    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url", "workspaces"] });
+    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["outgoing-mail", "url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url", "workspaces"] });
     const url = services.find((s) => s.name === "url")!;
     expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls"], buckets: [] });
     expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url", "workspaces"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });

@@ -128,3 +128,22 @@ export const sessionTokens = p.pgTable(
   },
   (t) => [p.index("session_tokens_session_id_idx").on(t.sessionId)],
 );
+
+/**
+ * A password reset asked for by email (POST /password-reset): the token the mail carries,
+ * as a SHA-256 hash (never the token), good once and for an hour. A new request replaces
+ * the account's earlier ones, so only the latest mail's link works.
+ */
+export const passwordResets = p.pgTable(
+  "password_resets",
+  {
+    tokenHash: p.text("token_hash").primaryKey(),
+    userId: p
+      .uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: p.timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: p.timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [p.index("password_resets_user_id_idx").on(t.userId)],
+);

@@ -9,6 +9,8 @@ import { ReportPage } from "./pages/ReportPage";
 import { SessionsPage } from "./pages/SessionsPage";
 import { ShortenPage } from "./pages/ShortenPage";
 import { InvitePage } from "./pages/InvitePage";
+import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
+import { ResetPasswordPage } from "./pages/ResetPasswordPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
 import { TagStatsPage } from "./pages/TagStatsPage";
@@ -33,6 +35,8 @@ const titles: Record<Route["page"], string> = {
   workspace: "Workspace",
   invite: "Join a workspace",
   transfers: "Import and export",
+  forgot: "Forgot your password?",
+  reset: "Choose a new password",
   missing: "Page not found",
 };
 
@@ -85,6 +89,8 @@ export function App() {
         {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}
         {route.page === "transfers" && (session ? <TransfersPage /> : <SignedOut title="Import and export" what="import and export links" then="/transfers" />)}
         {route.page === "invite" && <InvitePage token={route.token} />}
+        {route.page === "forgot" && <ForgotPasswordPage />}
+        {route.page === "reset" && <ResetPasswordPage key={route.token} token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>
       <footer>

@@ -16,6 +16,8 @@ export type Route =
   | { page: "workspace"; id: string }
   | { page: "invite"; token: string }
   | { page: "transfers" }
+  | { page: "forgot" }
+  | { page: "reset"; token: string }
   | { page: "missing" };
 
 /** The admin page's sections. */
@@ -46,6 +48,10 @@ export function parseRoute(hash: string): Route {
   if (report) return { page: "report", code: report[1]! };
   if (path === "/sessions") return { page: "sessions" };
   if (path === "/transfers") return { page: "transfers" };
+  if (path === "/forgot") return { page: "forgot" };
+  // A mailed reset link's token: 43 base64url characters (users/password-reset.ts).
+  const reset = /^\/reset\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (reset) return { page: "reset", token: reset[1]! };
   if (path === "/workspaces") return { page: "workspaces" };
   const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
   if (workspace) return { page: "workspace", id: workspace[1]! };
@@ -78,6 +84,7 @@ export const href = {
   workspace: (id: string) => `#/workspaces/${id}`,
   invite: (token: string) => `#/invite/${token}`,
   transfers: "#/transfers",
+  forgot: "#/forgot",
 };
 
 /** A section of the admin page, with its filters (the links of a creator or a host). */

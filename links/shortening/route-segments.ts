@@ -25,6 +25,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "objects",
   "openapi.json",
   "orders",
+  "password-reset",
   "products",
   "reports",
   "shorten",

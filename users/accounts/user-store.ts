@@ -246,12 +246,12 @@ function userOf(row: { id: string; email: string; name: string; age: number | nu
  * times have a resolution of a second and come from each instance's clock, so a token
  * issued in the same second as the change could not be told from one issued just after.
  */
-const endCredentials = { credentialsVersion: sql`${users.credentialsVersion} + 1` };
+export const endCredentials = { credentialsVersion: sql`${users.credentialsVersion} + 1` };
 
-type Transaction = Parameters<Parameters<typeof orm.transaction>[0]>[0];
+export type Transaction = Parameters<Parameters<typeof orm.transaction>[0]>[0];
 
 /** Revokes the account's keys, with the change that ends its credentials (their rows locked by it). */
-async function revokeKeys(tx: Transaction, userID: string): Promise<void> {
+export async function revokeKeys(tx: Transaction, userID: string): Promise<void> {
   await tx
     .update(apiKeys)
     .set({ revokedAt: sql`now()` })

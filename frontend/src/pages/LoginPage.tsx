@@ -50,6 +50,9 @@ export function LoginPage({ justSignedUp, then }: { justSignedUp: string | null;
         </button>
       </form>
       <p>
+        <a href={href.forgot}>Forgot your password?</a>
+      </p>
+      <p>
         No account yet? <a href={href.signupThen(then)}>Sign up</a>
       </p>
     </>

@@ -3,6 +3,7 @@ import { client, errorMessage } from "../api";
 import type { workspaces } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ConfirmButton } from "../components/ConfirmButton";
+import { Field } from "../components/Field";
 import { CopyButton } from "../components/CopyButton";
 import { SelectField } from "../components/SelectField";
 import { useApiForm } from "../form";
@@ -45,7 +46,7 @@ export function Invitations({ workspace }: { workspace: Workspace }) {
       {created && (
         <div class="result" role="region" aria-label="New invitation link">
           <p>
-            Send this link to the person joining as {roleNames[created.role].toLowerCase()}. It works once, until{" "}
+            {created.mailedTo ? `Mailed to ${created.mailedTo}; or send` : "Send"} this link to the person joining as {roleNames[created.role].toLowerCase()}. It works once, until{" "}
             <time dateTime={created.expiresAt}>{formatTime(created.expiresAt)}</time>, and is not shown again.
           </p>
           <p class="secret-line">
@@ -88,16 +89,31 @@ export function Invitations({ workspace }: { workspace: Workspace }) {
 function NewInvitationForm({ workspace, onCreated }: { workspace: Workspace; onCreated: (i: workspaces.NewInvitation) => void }) {
   const roles = manageableRoles(workspace.role);
   const [role, setRole] = useState<Role>(roles.includes("member") ? "member" : roles[0]!);
-  const { busy, formError, run } = useApiForm({ role: "Role" });
+  const [email, setEmail] = useState("");
+  const { busy, formError, errorOf, run } = useApiForm({ role: "Role", email: "Email (optional)" });
   const options = Object.fromEntries(roles.map((r) => [r, `${roleNames[r]}: ${roleMeaning[r]}`])) as Record<Role, string>;
   const submit = (event: Event) => {
     event.preventDefault();
-    void run(async () => onCreated(await client.workspaces.invite(workspace.id, { role })));
+    const address = email.trim();
+    void run(async () => {
+      onCreated(await client.workspaces.invite(workspace.id, address ? { role, email: address } : { role }));
+      setEmail("");
+    });
   };
   return (
     <form onSubmit={submit} aria-label="New invitation">
       <div class="inline-form">
         <SelectField id="invite-role" label="Role" value={role} options={options} onChange={setRole} />
+        <Field
+          id="invite-email"
+          label="Email (optional)"
+          type="email"
+          autoComplete="off"
+          hint="Given, the link is mailed there too."
+          value={email}
+          error={errorOf("email")}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
         <button type="submit" disabled={busy}>
           {busy ? "Creating…" : "Create invitation link"}
         </button>

@@ -65,6 +65,9 @@ describe("the real app", () => {
     expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "links", publishers: ["links"] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));
     const calls = Object.fromEntries(meta.services.map((s) => [s.name, s.calls]));
+    // A topic declared in one service and published by another: the mail service's outgoing-mail.
+    expect(meta.topics.find((t) => t.name === "outgoing-mail")).toMatchObject({ service: "mail", publishers: expect.arrayContaining(["users"]) });
+    expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "send-mail", service: "mail", topic: "outgoing-mail" }));
     expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], transfers: ["analytics", "links", "workspaces"], urlb: [], workspaces: [] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "run-imports", service: "transfers", topic: "import-jobs" }));
   });
