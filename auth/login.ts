@@ -46,7 +46,8 @@ const badCredentials = "invalid email or password";
  *
  * An account a moderator disabled is 403 permission_denied "account disabled", said only
  * once the password is right: its owner learns why, a guesser learns nothing more than
- * from any wrong password.
+ * from any wrong password. So is an account whose email the instance requires verified
+ * (EMAIL_VERIFICATION=on) and is not: 400 failed_precondition, details.reason "email_unverified".
  */
 export const login = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
@@ -67,6 +68,10 @@ export const login = api(
       // The password was right: not a guess, so it costs the address nothing.
       await attempt.notChecked();
       throw APIError.permissionDenied("account disabled");
+    }
+    if (verified.unverified) {
+      await attempt.notChecked(); // the password was right, as for a disabled account
+      throw APIError.failedPrecondition("verify your email first: follow the link mailed to you, or ask for a new one").withDetails({ reason: "email_unverified" });
     }
     if (!user) {
       await attempt.failed();

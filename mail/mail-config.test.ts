@@ -16,6 +16,7 @@ describe("the mail settings", () => {
     [{ SMTP_URL: "mail.example.com:25" }, /SMTP_URL must start with/],
     [{ SMTP_URL: "http://mail.example.com" }, /SMTP_URL must start with smtp:\/\/ .* or smtps:\/\//],
     [{ MAIL_FROM: "not an address" }, /MAIL_FROM must be an address/],
+    [{ MAIL_FROM: "X\r\nBcc: a@b.example <no-reply@x.example>" }, /MAIL_FROM must be an address/],
   ])("%j is refused, naming the variable", (env, message) => {
     expect(() => parseMailConfig(env, "sho.rt")).toThrow(message);
   });

@@ -30,7 +30,8 @@ export function parseMailConfig(env: Env, publicHost: string): MailConfig {
   }
   const from = env.MAIL_FROM?.trim() || `no-reply@${publicHost}`;
   // A display name is allowed ("Links <no-reply@example.com>"); the address must look like one.
-  if (!/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) {
+  // No line break anywhere: the value becomes a mail header, where one would start another header.
+  if (/[\r\n]/.test(from) || !/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+>?$/.test(from)) {
     throw new Error(`invalid configuration: MAIL_FROM must be an address such as no-reply@example.com or "Links <no-reply@example.com>", got "${from}"`);
   }
   return Object.freeze({ smtpUrl, from });

@@ -7,6 +7,8 @@ import { signupLimits } from "../limits/signups";
 import { passwords } from "../passwords/passwords";
 import { checkedProfile } from "./accounts/profile-rules";
 import { userStore, type User } from "./accounts/user-store";
+import { emailVerificationRequired } from "./email-verification-config";
+import { mailVerification } from "./verification/verification-mail";
 
 export interface CreateUserRequest {
   /** Unique without regard to case: "Ann@x.io" and "ann@x.io" are one account. */
@@ -27,6 +29,11 @@ export interface CreateUserRequest {
   forwardedFor?: Header<"X-Forwarded-For">;
 }
 
+export interface CreatedUser extends User {
+  /** True when the instance requires a verified email (EMAIL_VERIFICATION=on): a link was mailed, to follow before logging in. */
+  verificationMailed?: boolean;
+}
+
 
 /**
  * Signs up: creates an account. Public. Each address may open a limited number of
@@ -37,7 +44,7 @@ export interface CreateUserRequest {
 export const create = api(
   // sensitive: the request holds a password, which must not reach traces or logs.
   { expose: true, method: "POST", path: "/users", sensitive: true },
-  async ({ email, name, age, password, forwardedFor }: CreateUserRequest): Promise<User> => {
+  async ({ email, name, age, password, forwardedFor }: CreateUserRequest): Promise<CreatedUser> => {
     const profile = checkedProfile({ name, age });
     const address = addressKey(forwardedFor);
     // Counted once the request is valid, a taken email too: otherwise an address could
@@ -55,6 +62,8 @@ export const create = api(
     // The unique index still decides: two sign-ups racing for one email both got past the check.
     const user = await userStore.insert({ email, ...profile, passwordHash });
     if (!user) throw emailTaken();
-    return user;
+    if (!emailVerificationRequired) return user;
+    await mailVerification(user.id, user.email);
+    return { ...user, verificationMailed: true };
   },
 );

@@ -2,6 +2,7 @@ import { api } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { passwords } from "../passwords/passwords";
 import { userStore } from "./accounts/user-store";
+import { emailVerificationRequired } from "./email-verification-config";
 
 export interface VerifyCredentialsRequest {
   email: string & MaxLen<254>;
@@ -25,6 +26,12 @@ export interface VerifyCredentialsResponse {
    * nothing of an account's state.
    */
   disabled?: boolean;
+  /**
+   * True when the password is right but the instance requires a verified email
+   * (EMAIL_VERIFICATION=on) and this account's is not (`user` is then null); said, like
+   * `disabled`, only to whoever knows the password.
+   */
+  unverified?: boolean;
 }
 
 /**
@@ -42,6 +49,7 @@ export const verifyCredentials = api(
     const matches = await passwords.verify(password, account?.passwordHash ?? passwords.unknownUserHash);
     if (!account || !matches) return { user: null };
     if (account.disabled) return { user: null, disabled: true };
+    if (emailVerificationRequired && !account.emailVerified) return { user: null, unverified: true };
     return { user: { userID: account.id, email: account.email, credentialsVersion: account.credentialsVersion } };
   },
 );

@@ -9,6 +9,8 @@ import { ownRecordId, userNotFound } from "./accounts/own-record";
 import { passwords } from "../passwords/passwords";
 import { checkedProfile } from "./accounts/profile-rules";
 import { userStore, type User } from "./accounts/user-store";
+import { emailVerificationRequired } from "./email-verification-config";
+import { mailVerification } from "./verification/verification-mail";
 
 export interface UserIdRequest {
   id: string;
@@ -75,6 +77,8 @@ export const replace = api(
     const result = await userStore.replace(own, { email, ...profile, ...(passwordHash && { passwordHash }) });
     if (result === "missing") throw userNotFound();
     if (result === "taken") throw emailTaken();
+    // Another email is unverified until its link is followed (the store cleared it): the link goes to the new address.
+    if (emailVerificationRequired && email.toLowerCase() !== caller.email.toLowerCase()) await mailVerification(own, result.email);
     return result;
   },
 );

@@ -23,6 +23,12 @@ export const users = p.pgTable(
      * was issued under, and one issued under an older value is refused (auth/gateway.ts).
      */
     credentialsVersion: p.integer("credentials_version").notNull().default(0),
+    /**
+     * When the account proved it reads its email (a mailed link, POST /email-verification/confirm);
+     * null until then, and again after the email changes. Asked at login only when the
+     * instance requires it (EMAIL_VERIFICATION=on). Accounts from before it existed count as verified.
+     */
+    emailVerifiedAt: p.timestamp("email_verified_at", { withTimezone: true }),
   },
   (t) => [
     // Sign-up and login look emails up by lower(email): one index serves both and makes
@@ -146,4 +152,23 @@ export const passwordResets = p.pgTable(
     expiresAt: p.timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [p.index("password_resets_user_id_idx").on(t.userId)],
+);
+
+/**
+ * An email verification mailed at sign-up or on an email change (EMAIL_VERIFICATION=on): the
+ * token as a SHA-256 hash, for the address it was mailed to, good once and for a day. It
+ * verifies nothing once the account's email is another.
+ */
+export const emailVerifications = p.pgTable(
+  "email_verifications",
+  {
+    tokenHash: p.text("token_hash").primaryKey(),
+    userId: p
+      .uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: p.text().notNull(),
+    expiresAt: p.timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [p.index("email_verifications_user_id_idx").on(t.userId)],
 );

@@ -11,6 +11,7 @@ import { ShortenPage } from "./pages/ShortenPage";
 import { InvitePage } from "./pages/InvitePage";
 import { ForgotPasswordPage } from "./pages/ForgotPasswordPage";
 import { ResetPasswordPage } from "./pages/ResetPasswordPage";
+import { VerifyEmailPage } from "./pages/VerifyEmailPage";
 import { SignupPage } from "./pages/SignupPage";
 import { StatsPage } from "./pages/StatsPage";
 import { TagStatsPage } from "./pages/TagStatsPage";
@@ -37,6 +38,7 @@ const titles: Record<Route["page"], string> = {
   transfers: "Import and export",
   forgot: "Forgot your password?",
   reset: "Choose a new password",
+  verify: "Confirm your email",
   missing: "Page not found",
 };
 
@@ -45,6 +47,7 @@ export function App() {
   const session = useSession();
   const admin = useIsAdmin(session);
   const [justSignedUp, setJustSignedUp] = useState<string | null>(null);
+  const [verificationMailed, setVerificationMailed] = useState(false);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
@@ -69,8 +72,8 @@ export function App() {
       <main id="main" ref={main}>
         {route.page === "shorten" && <ShortenPage />}
         {route.page === "stats" && <StatsPage code={route.code} />}
-        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} then={route.then} />}
-        {route.page === "signup" && <SignupPage onSignedUp={setJustSignedUp} then={route.then} />}
+        {route.page === "login" && <LoginPage justSignedUp={justSignedUp} verificationMailed={verificationMailed} then={route.then} />}
+        {route.page === "signup" && <SignupPage onSignedUp={(email, mailed) => (setJustSignedUp(email), setVerificationMailed(mailed))} then={route.then} />}
         {route.page === "links" && (session ? <LinksPage /> : <SignedOut title="My links" what="see the links you made" />)}
         {route.page === "keys" && (session ? <KeysPage /> : <SignedOut title="API keys" what="make keys for your programs" />)}
         {route.page === "admin" &&
@@ -90,6 +93,7 @@ export function App() {
         {route.page === "transfers" && (session ? <TransfersPage /> : <SignedOut title="Import and export" what="import and export links" then="/transfers" />)}
         {route.page === "invite" && <InvitePage token={route.token} />}
         {route.page === "forgot" && <ForgotPasswordPage />}
+        {route.page === "verify" && <VerifyEmailPage key={route.token} token={route.token} />}
         {route.page === "reset" && <ResetPasswordPage key={route.token} token={route.token} />}
         {route.page === "missing" && <Missing />}
       </main>

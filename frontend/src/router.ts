@@ -18,6 +18,7 @@ export type Route =
   | { page: "transfers" }
   | { page: "forgot" }
   | { page: "reset"; token: string }
+  | { page: "verify"; token: string }
   | { page: "missing" };
 
 /** The admin page's sections. */
@@ -52,6 +53,9 @@ export function parseRoute(hash: string): Route {
   // A mailed reset link's token: 43 base64url characters (users/password-reset.ts).
   const reset = /^\/reset\/([A-Za-z0-9_-]+)$/.exec(path);
   if (reset) return { page: "reset", token: reset[1]! };
+  // A mailed verification link's token (users/verification/verification-mail.ts).
+  const verify = /^\/verify\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (verify) return { page: "verify", token: verify[1]! };
   if (path === "/workspaces") return { page: "workspaces" };
   const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
   if (workspace) return { page: "workspace", id: workspace[1]! };

@@ -15,6 +15,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "api",
   "auth",
   "checkout",
+  "email-verification",
   "healthz",
   "internal",
   "invitations",

@@ -83,7 +83,7 @@ export const userStore = {
   /** The account with this email in any case, with its password hash; for credential checks only. */
   async findLogin(
     email: string,
-  ): Promise<{ id: string; email: string; passwordHash: string; credentialsVersion: number; disabled: boolean } | undefined> {
+  ): Promise<{ id: string; email: string; passwordHash: string; credentialsVersion: number; disabled: boolean; emailVerified: boolean } | undefined> {
     const [row] = await orm
       .select({
         id: users.id,
@@ -91,12 +91,13 @@ export const userStore = {
         passwordHash: users.passwordHash,
         credentialsVersion: users.credentialsVersion,
         disabledAt: users.disabledAt,
+        emailVerifiedAt: users.emailVerifiedAt,
       })
       .from(users)
       .where(sql`lower(${users.email}) = lower(${email})`);
     if (!row) return undefined;
-    const { disabledAt, ...login } = row;
-    return { ...login, disabled: disabledAt !== null };
+    const { disabledAt, emailVerifiedAt, ...login } = row;
+    return { ...login, disabled: disabledAt !== null, emailVerified: emailVerifiedAt !== null };
   },
 
   /** The password hash of the account with this id; for checking a current password only. */
@@ -181,7 +182,9 @@ export const userStore = {
     if (!uuidPattern.test(id)) return "missing";
     try {
       return await orm.transaction(async (tx) => {
-        const changes = profile.passwordHash === undefined ? profile : { ...profile, ...endCredentials };
+        // Another email (not the same in another case) is not verified until its own link is followed.
+        const emailVerifiedAt = sql`CASE WHEN lower(${users.email}) = lower(${profile.email}) THEN ${users.emailVerifiedAt} END`;
+        const changes = { ...profile, emailVerifiedAt, ...(profile.passwordHash !== undefined && endCredentials) };
         const [row] = await tx.update(users).set(changes).where(eq(users.id, id)).returning(userColumns);
         if (row && profile.passwordHash !== undefined) await revokeKeys(tx, id);
         return row ? userOf(row) : "missing";

@@ -9,7 +9,7 @@ const labels = { email: "Email", name: "Name", password: "Password" } as const;
 type FieldName = keyof typeof labels;
 
 /** `then`: where the login page goes once the new account logs in (an invitation). */
-export function SignupPage({ onSignedUp, then }: { onSignedUp: (email: string) => void; then?: string }) {
+export function SignupPage({ onSignedUp, then }: { onSignedUp: (email: string, verificationMailed: boolean) => void; then?: string }) {
   const [values, setValues] = useState<Record<FieldName, string>>({ email: "", name: "", password: "" });
   const { busy, formError, errorOf, run } = useApiForm(labels, "email");
   const set = (field: FieldName) => (e: { currentTarget: HTMLInputElement }) => setValues({ ...values, [field]: e.currentTarget.value });
@@ -18,7 +18,7 @@ export function SignupPage({ onSignedUp, then }: { onSignedUp: (email: string) =
     event.preventDefault();
     void run(async () => {
       const user = await client.users.create({ ...values, email: values.email.trim() });
-      onSignedUp(user.email);
+      onSignedUp(user.email, user.verificationMailed === true);
       navigate(href.loginThen(then));
     });
   };
