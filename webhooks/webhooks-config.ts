@@ -16,7 +16,7 @@ export function parseWebhooksConfig(env: Readonly<Record<string, string | undefi
     allowPrivateTargets: onOffSetting(env, "WEBHOOK_ALLOW_PRIVATE_TARGETS", false),
     // 5 s: a receiver should answer at once and do its work later.
     timeoutMs: wholeNumberSetting(env, "WEBHOOK_TIMEOUT_SECONDS", 5, 1, 30) * 1000,
-    // 15: with the retry backoff (1 s doubling to 10 min) about half an hour of failures.
+    // 15: with the retry backoff (1 s doubling to 10 min) about an hour of failures of one delivery.
     disableAfterFailures: wholeNumberSetting(env, "WEBHOOK_DISABLE_AFTER_FAILURES", 15, 1, 1000),
   });
 }

@@ -18,7 +18,7 @@ const retryMs = 5_000;
 /**
  * Moves link events from link_event_outbox (url migration 15) to the link-events topic.
  * Any process that commits a row (a link made, changed or deleted here; a click flush in
- * the url service) fires the `link_events` notification at its commit, and this relay,
+ * the url service) fires the `url_link_events` notification at its commit, and this relay,
  * listening, publishes what waits: in a transaction that locks the rows it takes (SKIP
  * LOCKED: instances share the work), publishes them, deletes them, commits. A crash
  * between publishing and the commit leaves the rows to be published again, with the same
@@ -107,6 +107,6 @@ function eventOf(row: EventRow): LinkEvent {
 }
 
 /** The channel url migration 15's trigger notifies on. */
-export const linkEventsChannel = "link_events";
+export const linkEventsChannel = "url_link_events";
 
 export const linkEventRelay = new LinkEventRelay();

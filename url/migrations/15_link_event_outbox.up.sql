@@ -17,7 +17,7 @@ CREATE TABLE link_event_outbox (
 -- (PostgreSQL folds equal notifications of one transaction into one).
 CREATE FUNCTION link_event_outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('link_events', '');
+  PERFORM pg_notify('url_link_events', '');
   RETURN NULL;
 END $$;
 

@@ -157,6 +157,7 @@ describe("the development dashboard", () => {
       "12_link_workspaces.up.sqlapplied",
       "13_tags.up.sqlapplied",
       "14_link_reports.up.sqlapplied",
+      "15_link_event_outbox.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");

@@ -65,6 +65,6 @@ describe("the real app", () => {
     expect(meta.topics.find((t) => t.name === "url-shortened")).toMatchObject({ service: "links", publishers: ["links"] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "track-analytics", service: "analytics", topic: "url-shortened" }));
     const calls = Object.fromEntries(meta.services.map((s) => [s.name, s.calls]));
-    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], urlb: [], workspaces: [] });
+    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], urlb: [], webhooks: ["users", "workspaces"], workspaces: [] });
   });
 });
