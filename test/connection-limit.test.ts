@@ -10,7 +10,7 @@ import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 const dataDir = tempDataDir("connection-limit-test-");
 const clusterDir = path.join(dataDir, "postgres");
 // The app declares 8 databases, and the runtime has 2 of its own (pub/sub, cron): 18 gives most
-// pool 2 connections, and keeps 2 apart for LISTEN and the presence on the cluster.
+// pools 2 connections, and keeps 2 apart for LISTEN and the presence on the cluster.
 const maxConnections = 18;
 const env = {
   DATA_DIR: dataDir,

@@ -51,7 +51,7 @@ describe("the Webhooks page", () => {
     await page.getByText(/absolute http or https URL/).first().waitFor();
 
     await page.getByLabel("URL").fill(`${receiver.url}/page`);
-    await page.getByLabel("A link is clicked (in batches)").uncheck();
+    await page.getByLabel("Links are clicked (in batches)").uncheck();
     await page.getByRole("button", { name: "Add webhook" }).click();
     const secret = await page.locator("code.secret").innerText();
     expect(secret).toMatch(/^whsec_/);
