@@ -78,7 +78,7 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
       ON CONFLICT DO NOTHING
-      RETURNING id, code, original_url, created_at, workspace_id, title, description, expires_at, max_clicks
+      RETURNING *
     ), tagged AS (
       -- In the same statement, so a link is never seen without the tags it was made with;
       -- a tag deleted meanwhile is left out rather than failing the batch (liveTagIds).
