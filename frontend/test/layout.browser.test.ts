@@ -94,6 +94,7 @@ const signedIn: PageCase[] = [
       p.getByRole("button", { name: /^Delete Marketing/ }),
     ],
   },
+  { name: "webhooks", hash: () => `#/workspaces/${workspaceId}/webhooks`, controls: (p) => [p.getByLabel("URL"), p.getByRole("button", { name: "Add webhook" })] },
   { name: "invite", hash: () => `#/invite/${invitation}`, controls: (p) => [p.getByRole("button", { name: "Accept" })] },
   { name: "missing", hash: () => "#/nowhere/at/all", controls: (p) => [main(p).getByRole("link", { name: "Shorten a link" })] },
 ];
