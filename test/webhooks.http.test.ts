@@ -132,9 +132,13 @@ describe("webhooks", () => {
       "2,500 clicks per link",
       60_000,
     );
-    // Every delivery the app made has arrived, and was delivered once: the sums are final.
-    const log = ok(await as("GET", `${hooks()}/${id}/deliveries?limit=200`)).deliveries as { id: string; status: string }[];
-    expect(log.every((d) => d.status === "delivered")).toBe(true);
+    // Every delivery the app made has arrived, and was delivered once: the sums are final. (The
+    // log marks a delivery delivered just after the receiver answered, so it is waited for.)
+    const log = await eventually(
+      async () => ok(await as("GET", `${hooks()}/${id}/deliveries?limit=200`)).deliveries as { id: string; status: string }[],
+      (deliveries) => deliveries.every((d) => d.status === "delivered"),
+      "every click delivery logged as delivered",
+    );
     expect(new Set(bodies.map((b) => b.id))).toEqual(new Set(log.map((d) => d.id)));
     expect(bodies.length).toBe(log.length);
     for (const code of codes) expect(sum(clicksOf(bodies, code))).toBe(2500);
