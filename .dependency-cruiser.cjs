@@ -15,6 +15,9 @@ const shared = `(${sharedNames.join("|")})`;
 /** Top-level folders of the Encore app: its services and its shared code. */
 const appFolders = `^(${[...serviceNames, ...sharedNames].join("|")})/`;
 
+/** Files that declare a service's topics and nothing else, which other services may import: each service's events.ts. */
+const topicFiles = `^${services}/events\\.ts$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -41,13 +44,13 @@ module.exports = {
         "resources only: a database by SQLDatabase.named, a bucket by Bucket.named, and a topic (which a " +
         "Subscription needs as an object) from the other service's events.ts, which declares its topics and nothing else.",
       from: { path: `^${services}/` },
-      to: { path: `^${services}/`, pathNot: ["^$1/", `^${services}/events\\.ts$`] },
+      to: { path: `^${services}/`, pathNot: ["^$1/", topicFiles] },
     },
     {
       name: "events-declare-only",
       severity: "error",
       comment: "Other services import a service's events.ts (services-apart): it carries its topics and their message types, none of its service's code.",
-      from: { path: `^${services}/events\\.ts$` },
+      from: { path: topicFiles },
       to: { path: appFolders },
     },
     {

@@ -16,3 +16,28 @@ export interface UrlShortened {
 }
 
 export const urlShortened = new Topic<UrlShortened>("url-shortened", { deliveryGuarantee: "at-least-once" });
+
+/** What happened to a workspace's link, for its webhooks. */
+export type LinkEventType = "link.created" | "link.updated" | "link.deleted" | "link.clicked";
+
+/**
+ * One link event, published from the link-events outbox after the change it tells of
+ * committed. At least once: a relay that stops between publishing and deleting its row
+ * publishes it again with the same `eventId`, by which the webhooks service counts it once.
+ */
+export interface LinkEvent {
+  /** Names the event for ever: the same in every publication of it. */
+  eventId: string;
+  type: LinkEventType;
+  /** The link's workspace; absent for link.clicked, whose data names each code's. */
+  workspaceId?: string;
+  /**
+   * The event's data as JSON text: the link (code, url, workspaceId, title, description,
+   * expiresAt, maxClicks), or for link.clicked a list of {code, workspaceId, clicks}.
+   */
+  data: string;
+  /** When the change committed (the outbox row was written). */
+  occurredAt: Date;
+}
+
+export const linkEvents = new Topic<LinkEvent>("link-events", { deliveryGuarantee: "at-least-once" });

@@ -9,8 +9,8 @@ import { tempDataDir } from "../runtime/vitest/temp-dir.ts";
 
 const dataDir = tempDataDir("connection-limit-test-");
 const clusterDir = path.join(dataDir, "postgres");
-// The app declares 6 databases, and the runtime has 2 of its own (pub/sub, cron): 18 gives each
-// pool 2 connections, and keeps 2 apart for LISTEN and the presence on the cluster.
+// The app declares 8 databases, and the runtime has 2 of its own (pub/sub, cron): 18 gives most
+// pools 2 connections, and keeps 2 apart for LISTEN and the presence on the cluster.
 const maxConnections = 18;
 const env = {
   DATA_DIR: dataDir,
@@ -103,5 +103,5 @@ test("under load the runtime never holds more connections than DATABASE_MAX_CONN
 test("a setting too small to give every database a connection stops start-up, naming the minimum", async () => {
   const failure = (await startApp({ ...env, DATABASE_MAX_CONNECTIONS: "11" }).catch((e: unknown) => e)) as StartFailure;
   expect(failure.exitCode).toBe(1);
-  expect(failure.output).toMatch(/start-up failed: invalid configuration: DATABASE_MAX_CONNECTIONS must be at least 12 for this app/);
+  expect(failure.output).toMatch(/start-up failed: invalid configuration: DATABASE_MAX_CONNECTIONS must be at least 13 for this app/);
 }, 60_000);

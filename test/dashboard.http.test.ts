@@ -117,7 +117,7 @@ describe("app, catalog and flow", () => {
   test("the catalog has POST /shorten with its request type, field docs and doc comment", async () => {
     const { services, auth } = await get<Catalog>("/api/catalog");
     const links = services.find((s) => s.name === "links")!;
-    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["url-shortened"], publishes: ["outgoing-mail", "url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url", "workspaces"] });
+    expect(links).toMatchObject({ dir: "links", databases: [], topics: ["link-events", "url-shortened"], publishes: ["link-events", "outgoing-mail", "url-shortened"], cronJobs: ["sweep-outbox"], buckets: ["qr-codes"], calls: ["url", "workspaces"] });
     const url = services.find((s) => s.name === "url")!;
     expect(url).toMatchObject({ dir: "url", databases: ["url"], topics: [], cronJobs: ["cleanup-stale-urls"], buckets: [] });
     expect(services.find((s) => s.name === "analytics")).toMatchObject({ calls: ["url", "workspaces"], subscriptions: [{ name: "track-analytics", topic: "url-shortened" }] });
@@ -338,7 +338,7 @@ describe("databases", () => {
     const url = databases.find((d) => d.name === "url")!;
     expect(url.service).toBe("url");
     expect(url.physicalName).toMatch(/url$/);
-    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql", "15_imported_links.up.sql"]);
+    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql", "15_imported_links.up.sql", "16_link_event_outbox.up.sql"]);
     expect(url.tables).toEqual(expect.arrayContaining([{ schema: "public", name: "urls", rowEstimate: expect.any(Number), sizeBytes: expect.any(Number) }]));
     expect(databases.find((d) => d.name === "orders")!.migrations.length).toBeGreaterThan(0); // drizzle-kit's layout
   });

@@ -17,6 +17,7 @@ import { StatsPage } from "./pages/StatsPage";
 import { TagStatsPage } from "./pages/TagStatsPage";
 import { TransfersPage } from "./pages/TransfersPage";
 import { WorkspacePage } from "./pages/WorkspacePage";
+import { WebhooksPage } from "./pages/WebhooksPage";
 import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
@@ -34,6 +35,7 @@ const titles: Record<Route["page"], string> = {
   sessions: "Sessions",
   workspaces: "Workspaces",
   workspace: "Workspace",
+  webhooks: "Webhooks",
   invite: "Join a workspace",
   transfers: "Import and export",
   forgot: "Forgot your password?",
@@ -89,6 +91,8 @@ export function App() {
           (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
         {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
         {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
+        {route.page === "webhooks" &&
+          (session ? <WebhooksPage workspaceId={route.workspaceId} /> : <SignedOut title="Webhooks" what="see this workspace's webhooks" then={`/workspaces/${route.workspaceId}/webhooks`} />)}
         {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}
         {route.page === "transfers" && (session ? <TransfersPage /> : <SignedOut title="Import and export" what="import and export links" then="/transfers" />)}
         {route.page === "invite" && <InvitePage token={route.token} />}

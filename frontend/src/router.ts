@@ -14,6 +14,7 @@ export type Route =
   | { page: "sessions" }
   | { page: "workspaces" }
   | { page: "workspace"; id: string }
+  | { page: "webhooks"; workspaceId: string }
   | { page: "invite"; token: string }
   | { page: "transfers" }
   | { page: "forgot" }
@@ -59,6 +60,8 @@ export function parseRoute(hash: string): Route {
   if (path === "/workspaces") return { page: "workspaces" };
   const workspace = /^\/workspaces\/([0-9a-fA-F-]{36})$/.exec(path);
   if (workspace) return { page: "workspace", id: workspace[1]! };
+  const webhooks = /^\/workspaces\/([0-9a-fA-F-]{36})\/webhooks$/.exec(path);
+  if (webhooks) return { page: "webhooks", workspaceId: webhooks[1]! };
   // An invitation's token: 43 base64url characters (workspaces/store/invitation-rows.ts).
   const invite = /^\/invite\/([A-Za-z0-9_-]+)$/.exec(path);
   if (invite) return { page: "invite", token: invite[1]! };
@@ -86,6 +89,7 @@ export const href = {
   sessions: "#/sessions",
   workspaces: "#/workspaces",
   workspace: (id: string) => `#/workspaces/${id}`,
+  webhooks: (workspaceId: string) => `#/workspaces/${workspaceId}/webhooks`,
   invite: (token: string) => `#/invite/${token}`,
   transfers: "#/transfers",
   forgot: "#/forgot",

@@ -99,6 +99,7 @@ const signedIn: PageCase[] = [
     hash: () => "#/transfers",
     controls: (p) => [p.getByLabel("File", { exact: true }), p.getByLabel("Format"), p.getByRole("button", { name: "Import" }), p.getByRole("button", { name: "Export JSON" })],
   },
+  { name: "webhooks", hash: () => `#/workspaces/${workspaceId}/webhooks`, controls: (p) => [p.getByLabel("URL"), p.getByRole("button", { name: "Add webhook" })] },
   { name: "invite", hash: () => `#/invite/${invitation}`, controls: (p) => [p.getByRole("button", { name: "Accept" })] },
   { name: "missing", hash: () => "#/nowhere/at/all", controls: (p) => [main(p).getByRole("link", { name: "Shorten a link" })] },
 ];

@@ -1,15 +1,19 @@
 import { db } from "../db";
 import { bannedHosts, bannedHostsChannel } from "./banned-hosts";
-import { NotificationListener } from "../../pg-notify/listener";
+import { NotificationListener, type Subscriber } from "../../pg-notify/listener";
+import { linkEventRelay, linkEventsChannel } from "../event-outbox/relay";
 
 /**
  * This instance's listening connection for the links service: changes of the banned hosts,
- * so its copy of the bans stays current. It opens at the first check of a new link's host,
- * not at start.
+ * so its copy of the bans stays current, and committed link events, which the relay
+ * publishes (event-outbox/relay.ts). It opens at the service's start.
  */
 export const banNotifications = new NotificationListener(
-  new Map([[bannedHostsChannel, bannedHosts]]),
-  "host bans",
+  new Map<string, Subscriber>([
+    [bannedHostsChannel, bannedHosts],
+    [linkEventsChannel, linkEventRelay],
+  ]),
+  "host bans and link events",
   () => db.connectionString,
   () => db.exec`SELECT 1`,
 );

@@ -2,6 +2,7 @@ import { cargo } from "async";
 import { db } from "../db";
 import { liveTagIds } from "../tagging/link-tags";
 import { outboxRelay, type OutboxRow } from "./relay";
+import { linkEventData } from "../event-outbox/link-event-data";
 
 /** What a new link has besides its code and target; null where it has none. */
 export interface LinkDetails {
@@ -77,13 +78,17 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
       ON CONFLICT DO NOTHING
-      RETURNING id, code, original_url, created_at
+      RETURNING *
     ), tagged AS (
       -- In the same statement, so a link is never seen without the tags it was made with;
       -- a tag deleted meanwhile is left out rather than failing the batch (liveTagIds).
       INSERT INTO link_tags (link_id, tag_id)
       SELECT s.id, p.tag_id FROM stored s JOIN unnest($10::text[], $11::int[]) AS p(code, tag_id) ON p.code = s.code
       WHERE p.tag_id IN ${liveTagIds("$11")}
+    ), evented AS (
+      -- A workspace's new link is told to its webhooks (link-events.ts), committed with it.
+      INSERT INTO link_event_outbox (type, workspace_id, data)
+      SELECT 'link.created', s.workspace_id, ${linkEventData("s")} FROM stored s WHERE s.workspace_id IS NOT NULL
     )
     INSERT INTO url_shortened_outbox (code, original_url, created_at)
     SELECT code, original_url, created_at FROM stored

@@ -4,6 +4,7 @@ import { passwords } from "../../passwords/passwords";
 import { db } from "../db";
 import { checkTarget } from "../shortening/target";
 import { evictNow } from "./cache-eviction";
+import { recordLinkEvent } from "../event-outbox/record";
 import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
@@ -89,6 +90,7 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
     await lockWorkspaceTags(tx, workspaceId);
     await replaceLinkTags(tx, row.id, tagIds);
   }
+  await recordLinkEvent(tx, "link.updated", row.id);
   await tx.commit();
   // The url service answers the change from its very next request: the trigger's notification
   // reaches its cache a moment after the commit, after this request may have been answered.

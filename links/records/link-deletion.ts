@@ -5,6 +5,7 @@ import { db } from "../db";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
 import { evictNow } from "./cache-eviction";
+import { recordLinkEvent } from "../event-outbox/record";
 
 /**
  * Soft-deletes the link of `workspaceId` unless it is deleted already; resolves false when no row
@@ -15,12 +16,13 @@ import { evictNow } from "./cache-eviction";
  */
 export async function retireLink(code: string, workspaceId: string): Promise<boolean> {
   await using tx = await db.begin();
-  const row = await tx.queryRow`
+  const row = await tx.queryRow<{ id: number }>`
     UPDATE urls SET deleted_at = now()
     WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL
     RETURNING id`;
   if (row === null) return false; // rolled back as the transaction is disposed
   await tx.exec`INSERT INTO retired_codes (code) VALUES (${code}) ON CONFLICT DO NOTHING`;
+  await recordLinkEvent(tx, "link.deleted", row.id);
   await tx.commit();
   await evictNow(code); // at once here; the notification reaches the other instances (see link-changes.ts)
   return true;

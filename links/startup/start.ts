@@ -1,4 +1,4 @@
-import { closeBanNotificationsOnStop } from "../moderation/ban-notifications";
+import { banNotifications, closeBanNotificationsOnStop } from "../moderation/ban-notifications";
 import { startOutboxRelay } from "../outbox/relay";
 
 let started = false;
@@ -10,12 +10,15 @@ let started = false;
  *
  * - The outbox relay sweeps the url-shortened events a stopped process left behind
  *   (outbox/relay.ts).
- * - The listening connection (host bans) is closed on a stop signal; it opens at the first
- *   check of a new link's host, not here (moderation/ban-notifications.ts).
+ * - The listening connection (host bans, link events) opens here, so committed link events
+ *   are published (event-outbox/relay.ts); it is closed on a stop signal
+ *   (moderation/ban-notifications.ts).
  */
 export function startLinksService(): void {
   if (started) return;
   started = true;
   startOutboxRelay();
+  // Listening at once: link events committed while nobody listened are published when it is up.
+  void banNotifications.start();
   closeBanNotificationsOnStop();
 }

@@ -133,7 +133,14 @@ async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>):
       UPDATE urls SET clicks = urls.clicks + v.n
       FROM unnest(string_to_array(${codeLines}, E'\n'), string_to_array(${codes.map((c) => counts.get(c)!).join(",")}, ',')::int[]) AS v(code, n)
       WHERE urls.code = v.code
-      RETURNING urls.code
+      RETURNING urls.code, urls.workspace_id, v.n
+    ), evented AS (
+      -- The batch's clicks of workspace links, for their webhooks: one outbox row per write,
+      -- committed with the counts or not at all, so each click is in exactly one event.
+      INSERT INTO link_event_outbox (type, data)
+      SELECT 'link.clicked', jsonb_agg(jsonb_build_object('code', u.code, 'workspaceId', u.workspace_id, 'clicks', u.n))
+      FROM updated u WHERE u.workspace_id IS NOT NULL
+      HAVING count(*) > 0
     )
     SELECT m.code FROM unnest(string_to_array(${codeLines}, E'\n')) AS m(code)
     WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.code = m.code)`;

@@ -64,6 +64,12 @@ export function WorkspacePage({ id }: { id: string }) {
             <a href={href.links} onClick={() => chooseWorkspace(w.id)}>
               See its links
             </a>
+            {w.role !== "viewer" && (
+              <>
+                {" · "}
+                <a href={href.webhooks(w.id)}>Webhooks</a>
+              </>
+            )}
           </p>
           {mayDo(w.role, "rename") && <RenameForm workspace={w} onRenamed={(r) => setLoaded({ ...loaded, workspace: r })} />}
           {!w.personal && <Members workspace={w} members={loaded.members} me={loaded.me} onChanged={done} />}

@@ -158,6 +158,7 @@ describe("the development dashboard", () => {
       "13_tags.up.sqlapplied",
       "14_link_reports.up.sqlapplied",
       "15_imported_links.up.sqlapplied",
+      "16_link_event_outbox.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");

@@ -68,7 +68,7 @@ describe("the real app", () => {
     // A topic declared in one service and published by another: the mail service's outgoing-mail.
     expect(meta.topics.find((t) => t.name === "outgoing-mail")).toMatchObject({ service: "mail", publishers: expect.arrayContaining(["users"]) });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "send-mail", service: "mail", topic: "outgoing-mail" }));
-    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], transfers: ["analytics", "links", "workspaces"], urlb: [], workspaces: [] });
+    expect(calls).toMatchObject({ analytics: ["url", "workspaces"], auth: ["users"], links: ["url", "workspaces"], moderation: ["links", "users"], transfers: ["analytics", "links", "workspaces"], urlb: [], webhooks: ["users", "workspaces"], workspaces: [] });
     expect(meta.subscriptions).toContainEqual(expect.objectContaining({ name: "run-imports", service: "transfers", topic: "import-jobs" }));
   });
 });
