@@ -78,7 +78,16 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString(), connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
+    let connectionString: string;
+    try {
+      connectionString = this.connectionString();
+    } catch (err) {
+      // No server to name now (the embedded cluster stopped under a short-lived command such
+      // as the cron one): a failed attempt like any other, retried, never an unhandled rejection.
+      this.lost(undefined, err);
+      return;
+    }
+    const client = new pg.Client({ connectionString, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
     this.#current = client;
     client.on("error", (err) => this.lost(client, err));
     client.on("end", () => this.lost(client, new Error("the listening connection ended")));

@@ -43,3 +43,19 @@ export function downloadHeaders(contentType: string, fileName: string): Record<s
     "cache-control": "no-store",
   };
 }
+
+/**
+ * Reads and drops what is left of a refused upload's body, up to `limit` more bytes, so that
+ * a client still sending gets the answer rather than a broken pipe: most clients send the
+ * whole body before they read the answer. True when the body ended within the limit (the
+ * connection can serve another request); false past it, and the caller closes the connection.
+ */
+export async function discardRest(req: IncomingMessage, limit: number): Promise<boolean> {
+  if (req.complete) return true;
+  let read = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+    read += (chunk as Buffer).length;
+    if (read > limit) return false;
+  }
+  return req.complete;
+}

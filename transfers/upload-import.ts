@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { api, APIError } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
 import { requireScope } from "../access/scopes";
@@ -10,7 +11,7 @@ import { removeParts } from "./jobs/file-parts";
 import { createJob, jobById, markFailed, markQueued, publicJob } from "./jobs/job-store";
 import { storeUpload } from "./jobs/upload";
 import { db } from "./db";
-import { choiceOf, pathParam, queryOf, sendJson } from "./raw-http";
+import { choiceOf, discardRest, pathParam, queryOf, sendJson } from "./raw-http";
 import { transfersConfig } from "./transfers-config";
 
 /**
@@ -39,18 +40,26 @@ export const uploadImport = api.raw(
     const fileName = query.get("fileName")?.slice(0, 200) ?? null;
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > transfersConfig.importMaxBytes) {
-      res.setHeader("connection", "close");
+      await refuseRest(req, res);
       throw APIError.invalidArgument(`the file is larger than ${transfersConfig.importMaxBytes} bytes, the most one import takes (IMPORT_MAX_BYTES)`);
     }
     await linkLimits.count({ address: clientAddressKey(req, transfersConfig.trustProxy), userID: user.userID });
     const importId = await createJob({ workspaceId, createdBy: user.userID, format, fileName, keepAliases });
     let file;
     try {
-      file = await storeUpload(importId, req, format, { maxBytes: transfersConfig.importMaxBytes, maxRows: transfersConfig.importMaxRows });
+      // Left unread, not destroyed, when the file is refused part way: refuseRest reads the rest.
+      const chunks = req.iterator({ destroyOnReturn: false });
+      const body = {
+        [Symbol.asyncIterator]: () => chunks,
+        get complete() {
+          return req.complete;
+        },
+      };
+      file = await storeUpload(importId, body, format, { maxBytes: transfersConfig.importMaxBytes, maxRows: transfersConfig.importMaxRows });
     } catch (err) {
       // A refused file was never an import: nothing of it stays.
       await db.exec`DELETE FROM imports WHERE id = ${importId}`;
-      res.setHeader("connection", "close");
+      await refuseRest(req, res);
       throw err;
     }
     await markQueued(importId, file.bytes, file.parts, file.rows);
@@ -65,3 +74,13 @@ export const uploadImport = api.raw(
     sendJson(res, 202, publicJob((await jobById(importId))!));
   },
 );
+
+/**
+ * Before a refusal is answered: the rest of the body is read and dropped, up to as much again
+ * as an import may be, so that a client still sending the file reads the answer; a body
+ * longer than that has its connection closed after the answer.
+ */
+async function refuseRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const whole = await discardRest(req, transfersConfig.importMaxBytes).catch(() => false);
+  if (!whole) res.setHeader("connection", "close");
+}
