@@ -97,7 +97,7 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
     FROM placed
     GROUP BY code, hour, bot, referrer, country, browser, os, device
     ORDER BY code COLLATE "C", hour, bot, referrer COLLATE "C", country COLLATE "C", browser COLLATE "C", os COLLATE "C", device COLLATE "C"
-    ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
+    ON CONFLICT (code, hour, bot, referrer, country, browser, os, device, rule) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
 }
 
 /**

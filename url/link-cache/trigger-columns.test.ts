@@ -16,11 +16,14 @@ const unwatched = new Set(["clicks"]);
 /** An expression giving `column` another value than it has, by its type; a column's own constraints first. */
 function changed(column: string, type: string): string {
   if (column === "disabled_reason") return "CASE WHEN disabled_reason = 'abuse' THEN 'host' ELSE 'abuse' END";
+  if (column === "redirect_type") return "CASE WHEN redirect_type = 302 THEN 301 ELSE 302 END";
+  if (column === "domain") return "NULL"; // the row starts on a domain (evictsWhenChanged)
   const byType: Record<string, string> = {
     text: `coalesce(${column}, '') || 'x'`,
     integer: `coalesce(${column}, 0) + 1`,
     "timestamp with time zone": `coalesce(${column}, now()) + interval '1 day'`,
     boolean: `NOT coalesce(${column}, false)`,
+    jsonb: `coalesce(${column}, '[]'::jsonb) || '[{}]'::jsonb`,
   };
   const expression = byType[type];
   if (expression === undefined) throw new Error(`say how to change ${column} (${type}) in this test`);
@@ -64,7 +67,13 @@ async function columnsTheLookupReads(): Promise<Map<string, string>> {
  */
 async function evictsWhenChanged(column: string, type: string): Promise<boolean> {
   const code = `col_${column}`;
-  await client.query("INSERT INTO urls (code, original_url) VALUES ($1, $2)", [code, `https://${column}.example`]);
+  if (column === "domain") {
+    // A domain can only be one of the domains table's: the row starts on one, and the change takes it off.
+    await client.query("INSERT INTO domains (host, workspace_id, token) VALUES ('col-domain.example', 'w', 't') ON CONFLICT DO NOTHING");
+    await client.query("INSERT INTO urls (code, original_url, domain) VALUES ($1, $2, 'col-domain.example')", [code, `https://${column}.example`]);
+  } else {
+    await client.query("INSERT INTO urls (code, original_url) VALUES ($1, $2)", [code, `https://${column}.example`]);
+  }
   const from = heard.length;
   await client.query(`UPDATE urls SET ${column} = ${changed(column, type)} WHERE code = $1`, [code]);
   const marker = `marker_${column}`;

@@ -159,6 +159,7 @@ describe("the development dashboard", () => {
       "14_link_reports.up.sqlapplied",
       "15_imported_links.up.sqlapplied",
       "16_link_event_outbox.up.sqlapplied",
+      "17_domains_and_redirects.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
