@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { linkStatus, unavailableMessage, type LinkState } from "./status";
 
 const now = Date.parse("2030-06-01T12:00:00Z");
-const active: LinkState = { expiresAt: null, maxClicks: null, clicks: 0, deletedAt: null, disabledAt: null };
+const active: LinkState = { expiresAt: null, maxClicks: null, clicks: 0, deletedAt: null, disabledAt: null, startsAt: null };
 const past = new Date(now - 1);
 const at = new Date(now);
 

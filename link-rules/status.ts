@@ -11,8 +11,8 @@ export interface LinkState {
   readonly clicks: number;
   readonly deletedAt: Date | null;
   readonly disabledAt: Date | null;
-  /** Before this instant the link does not redirect yet; undefined reads as null. */
-  readonly startsAt?: Date | null;
+  /** Before this instant the link does not redirect yet. */
+  readonly startsAt: Date | null;
 }
 
 /**

@@ -75,7 +75,8 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
 /**
  * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
- * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
+ * expiry, click budget, password or how it redirects fires the urls eviction trigger (url
+ * migrations 8 and 17), so
  * every instance drops the code from its cache when this commits.
  */
 export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
