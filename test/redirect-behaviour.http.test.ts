@@ -144,6 +144,11 @@ describe("a start time", () => {
   test("null clears it", async () => {
     const code = await shortenAs({ url: "https://example.com/unscheduled", startsAt: new Date(Date.now() + 3_600_000) });
     expect((await call(`/${code}`)).status).toBe(404);
+    // The password form's POST too: 404, its body unread, nothing counted.
+    const posted = await client.request("POST", `/${code}`, { headers: { "content-type": "application/x-www-form-urlencoded" } }, "password=x");
+    expect(posted.status).toBe(404);
+    expect(await posted.json()).toMatchObject({ message: "link not active yet" });
+    expect(await storedClicks(code)).toBe(0);
     const cleared = await patch(code, { startsAt: null });
     expect(await cleared.json()).not.toHaveProperty("startsAt");
     expect((await call(`/${code}`)).status).toBe(200);
@@ -210,6 +215,14 @@ describe("a fallback URL", () => {
     expect(second.status).toBe(303);
     expect(second.headers.get("location")).toBe("https://example.com/locked-over?utm=mail");
     expect(await storedClicks(code)).toBe(1);
+  });
+
+  test("a password link's fallback asks for no password: the password guards the target", async () => {
+    const code = await shortenAs({ url: "https://example.com/guarded", password: "pw", expiresAt: new Date(Date.now() + 3_600_000), fallbackUrl: "https://example.com/open" });
+    expect((await call(`/${code}`)).status).toBe(401);
+    await db.exec`UPDATE urls SET expires_at = now() - interval '1 second' WHERE code = ${code}`;
+    await expect.poll(async () => (await browse(`/${code}`, "HEAD")).status).toBe(302);
+    expect((await browse(`/${code}`)).headers.get("location")).toBe("https://example.com/open");
   });
 
   test("not for a link deleted, disabled or not started: their 404s", async () => {
