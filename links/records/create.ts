@@ -14,6 +14,8 @@ import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPass
 import { refuseBannedHost } from "../moderation/host-check";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
+import { checkRedirectRules, refuseBannedRuleHosts } from "./redirect-rules";
+import type { RedirectRuleInput } from "../../link-rules/redirect-rules";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -40,6 +42,8 @@ export interface ShortenItem {
    * name the workspace has no tag by, in any case, becomes a new tag.
    */
   tags?: string[];
+  /** Targeting rules, at most 20: the first that matches a click sends it to its url instead (docs/app.md). */
+  rules?: RedirectRuleInput[];
 }
 
 export interface ShortenResponse {
@@ -78,6 +82,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
       description: item.description === undefined ? null : checkDescription(item.description),
       expiresAt: item.expiresAt === undefined ? null : checkExpiresAt(item.expiresAt),
       maxClicks: item.maxClicks === undefined ? null : checkMaxClicks(item.maxClicks),
+      redirectRules: item.rules == null ? null : checkRedirectRules(item.rules, baseUrl, linkLimits.config.deniedHosts),
     },
   };
 }
@@ -107,6 +112,7 @@ export async function createLink(
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
+  if (checked.details.redirectRules) await refuseBannedRuleHosts(checked.details.redirectRules);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
   const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };

@@ -8,6 +8,8 @@ import { recordLinkEvent } from "../event-outbox/record";
 import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
+import { checkRuleList } from "./redirect-rules";
+import type { RedirectRule, RedirectRuleInput } from "../../link-rules/redirect-rules";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
@@ -30,15 +32,22 @@ export interface LinkChangeFields {
    * Tags are not what the link does: a change of them alone leaves updatedAt as it was.
    */
   tags?: string[];
+  /** The link's targeting rules, replacing its list ([] or null: none); a rule sent with an id the link has keeps it. */
+  rules?: RedirectRuleInput[] | null;
 }
 
-const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags"] as const;
+/** Checked changes: the rules' ids still as sent until the link is read (records/redirect-rules.ts withRuleIds). */
+export interface CheckedChanges extends Omit<LinkChangeFields, "rules"> {
+  rules?: RedirectRule[] | null;
+}
+
+const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags", "rules"] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
  * set nothing a new link could not have. 400 invalid_argument when nothing is to change.
  */
-export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): LinkChangeFields {
+export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): CheckedChanges {
   if (changeable.every((name) => fields[name] === undefined)) {
     throw APIError.invalidArgument(`nothing to change: send at least one of ${changeable.join(", ")}`);
   }
@@ -51,6 +60,7 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     title: orNull(fields.title, checkTitle),
     description: orNull(fields.description, checkDescription),
     tags: fields.tags === undefined ? undefined : checkTagNames(fields.tags),
+    rules: fields.rules === undefined || fields.rules === null ? fields.rules : checkRuleList(fields.rules, ownBaseUrl, linkLimits.config.deniedHosts),
   };
 }
 
@@ -60,7 +70,7 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
  * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
  * every instance drops the code from its cache when this commits.
  */
-export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
+export async function applyChanges(code: string, workspaceId: string, changes: CheckedChanges): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
   // before it too (ensureTags has a transaction of its own).
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
@@ -77,6 +87,7 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
           password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
           title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
           description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+          redirect_rules = CASE WHEN ${set(changes.rules)} THEN ${changes.rules?.length ? JSON.stringify(changes.rules) : null}::jsonb ELSE redirect_rules END,
           updated_at = now()
         WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
         RETURNING id`

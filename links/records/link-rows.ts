@@ -3,6 +3,7 @@ import { linksConfig } from "../links-config";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
 import { linkStatus, type LinkStatus } from "../../link-rules/status";
+import { storedRules, type RedirectRule } from "../../link-rules/redirect-rules";
 
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
@@ -28,6 +29,8 @@ export interface Link {
   qrCodeUrl?: string;
   /** Names of its workspace's tags it has, by name in any case. */
   tags: string[];
+  /** Its targeting rules in order ([] when none): the first that matches a click sends it to the rule's url. */
+  rules: RedirectRule[];
 }
 
 /**
@@ -40,7 +43,7 @@ export function linkColumnsOf(table: string): string {
   return `${table}.id, ${table}.code, ${table}.original_url, ${table}.title, ${table}.description, ${table}.clicks,
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
-  ${table}.workspace_id,
+  ${table}.workspace_id, ${table}.redirect_rules,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -64,6 +67,8 @@ export interface LinkRow {
   disabled_at: Date | null;
   created_by: string | null;
   workspace_id: string | null;
+  /** jsonb: RedirectRule[], or null when none. */
+  redirect_rules: unknown;
   tags: string[];
 }
 
@@ -98,6 +103,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     hasPassword: row.has_password,
     status,
     tags: row.tags,
+    rules: storedRules(row.redirect_rules),
   };
   if (row.title !== null) link.title = row.title;
   if (row.description !== null) link.description = row.description;

@@ -8,6 +8,8 @@ import { maxFormBytes, readForm } from "./form";
 import { codeOf, prefersHtml, sendPage, sendUnavailable } from "./http";
 import { escapeHtml, page } from "../answer-pages/pages";
 import { exhaustedAnswer, notFound } from "../answer-pages/unavailable";
+import { matchingRule } from "./targeting";
+import { urlConfig } from "../config/url-config";
 
 /**
  * POST /:code with the password form (`password=...`) of a password link's page: right,
@@ -44,9 +46,10 @@ export async function answerPasswordForm(req: IncomingMessage, res: ServerRespon
   } else {
     res.setHeader("connection", "close"); // no password to read
   }
-  if (!(await countClick(req, code, rules))) return sendUnavailable(req, res, exhaustedAnswer);
+  const rule = rules?.targeting ? matchingRule(req, rules.targeting, urlConfig.trustProxy) : undefined;
+  if (!(await countClick(req, code, rules, rule?.id))) return sendUnavailable(req, res, exhaustedAnswer);
   // See other: the browser follows with a GET of the target, never re-posting the form.
-  res.writeHead(303, { location: link.url, "cache-control": "private, no-store" });
+  res.writeHead(303, { location: (rule?.link ?? link).url, "cache-control": "private, no-store" });
   res.end();
 }
 

@@ -6,6 +6,7 @@ import { lookupsShed } from "../metrics";
 import { urlNotifications } from "./notifications";
 import { unavailableAnswer } from "../answer-pages/unavailable";
 import type { DisabledReason } from "../../link-rules/status";
+import { compileTargeting } from "./targeting-rules";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -17,6 +18,7 @@ interface LinkRow {
   deleted: boolean;
   disabled: boolean;
   disabled_reason: DisabledReason | null;
+  redirect_rules: unknown;
 }
 
 /**
@@ -29,7 +31,7 @@ interface LinkRow {
  */
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
-    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
+    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason, redirect_rules
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -91,8 +93,10 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
  */
 function rulesOf(row: LinkRow): LinkRules | undefined {
   const gone = row.deleted ? unavailableAnswer("deleted") : row.disabled ? unavailableAnswer("disabled", row.disabled_reason) : null;
-  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null) return undefined;
+  const targeting = compileTargeting(row.redirect_rules, (url) => cachedLink(url));
+  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null && targeting === null) return undefined;
   return {
+    targeting,
     gone,
     expiresAt: row.expires_ms,
     maxClicks: row.max_clicks,
