@@ -1,7 +1,8 @@
 /**
  * The platform a User-Agent names, as targeting rules ask for it: "ios" (iPhone, iPad,
- * iPod), "android", "desktop" (any other browser), or undefined (no agent, or a phone or
- * tablet of another kind). A few substring checks, cheaper than a cache lookup of the full
+ * iPod), "android", "desktop" (any other browser: every browser's agent starts with
+ * "Mozilla/"), or undefined (no agent, a phone or tablet of another kind, a script such as
+ * curl). A few substring checks, cheaper than a cache lookup of the full
  * classification (user-agents.ts): a rule's redirect must not wait on ua-parser-js. An
  * iPad asking for the desktop site says "Macintosh" and counts as desktop, as it does to
  * every server.
@@ -10,6 +11,6 @@ export function platformOf(userAgent: string | undefined): "ios" | "android" | "
   if (!userAgent) return undefined;
   if (userAgent.includes("iPhone") || userAgent.includes("iPad") || userAgent.includes("iPod")) return "ios";
   if (userAgent.includes("Android")) return "android";
-  if (userAgent.includes("Mobi") || userAgent.includes("Tablet")) return undefined;
+  if (!userAgent.startsWith("Mozilla/") || userAgent.includes("Mobi") || userAgent.includes("Tablet")) return undefined;
   return "desktop";
 }

@@ -28,8 +28,10 @@ describe("platformOf", () => {
     ["linux", "desktop"],
   ] as const)("%s is %s", (name, platform) => expect(platformOf(agents[name])).toBe(platform));
 
-  test("a phone of another kind, or no agent, is no platform a rule names", () => {
+  test("a phone of another kind, a script, or no agent, is no platform a rule names", () => {
     expect(platformOf(agents.kaiOS)).toBeUndefined();
+    expect(platformOf("curl/8.5.0")).toBeUndefined();
+    expect(platformOf("node")).toBeUndefined();
     expect(platformOf(undefined)).toBeUndefined();
     expect(platformOf("")).toBeUndefined();
   });
