@@ -14,57 +14,32 @@ import { rawHeader } from "./http";
  * language of Accept-Language, the query string's parameters. No database read.
  */
 export function matchingRule<Link>(req: IncomingMessage, rules: readonly TargetRule<Link>[], trustProxy: boolean): TargetRule<Link> | undefined {
-  const asked = new Asked(req, trustProxy);
-  for (const rule of rules) if (matches(rule, asked)) return rule;
+  // Plain locals rather than an object of lazy getters: this runs on every click of such a link.
+  let platform: string | null | undefined;
+  let country: string | undefined;
+  let language: string | null | undefined;
+  let query: URLSearchParams | null | undefined;
+  for (const rule of rules) {
+    if (rule.device !== undefined) {
+      if (platform === undefined) platform = platformOf(rawHeader(req, "user-agent")) ?? null;
+      if (platform === rule.device) return rule;
+    } else if (rule.countries !== undefined) {
+      country ??= countryOf(clientAddress(req, trustProxy));
+      if (rule.countries.has(country)) return rule;
+    } else if (rule.languages !== undefined) {
+      if (language === undefined) language = preferredLanguage(rawHeader(req, "accept-language")) ?? null;
+      if (language !== null && rule.languages.has(language)) return rule;
+    } else if (rule.query !== undefined) {
+      if (query === undefined) query = queryOf(req.url ?? "");
+      const value = query?.get(rule.query.name);
+      if (value != null && (rule.query.value === undefined || value === rule.query.value)) return rule;
+    }
+  }
   return undefined;
 }
 
-function matches<Link>(rule: TargetRule<Link>, asked: Asked): boolean {
-  if (rule.device !== undefined) return asked.platform() === rule.device;
-  if (rule.countries !== undefined) return rule.countries.has(asked.country());
-  if (rule.languages !== undefined) {
-    const language = asked.language();
-    return language !== undefined && rule.languages.has(language);
-  }
-  if (rule.query !== undefined) {
-    const value = asked.query()?.get(rule.query.name);
-    return value != null && (rule.query.value === undefined || value === rule.query.value);
-  }
-  return false;
-}
-
-/** What the rules ask of one request, each read at its first question. */
-class Asked {
-  #platform?: string | null;
-  #country?: string;
-  #language?: string | null;
-  #query?: URLSearchParams | null;
-
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly trustProxy: boolean,
-  ) {}
-
-  platform(): string | null {
-    if (this.#platform === undefined) this.#platform = platformOf(rawHeader(this.req, "user-agent")) ?? null;
-    return this.#platform;
-  }
-
-  country(): string {
-    return (this.#country ??= countryOf(clientAddress(this.req, this.trustProxy)));
-  }
-
-  language(): string | undefined {
-    if (this.#language === undefined) this.#language = preferredLanguage(rawHeader(this.req, "accept-language")) ?? null;
-    return this.#language ?? undefined;
-  }
-
-  query(): URLSearchParams | null {
-    if (this.#query === undefined) {
-      const url = this.req.url ?? "";
-      const start = url.indexOf("?");
-      this.#query = start === -1 ? null : new URLSearchParams(url.slice(start + 1));
-    }
-    return this.#query;
-  }
+/** The query string's parameters; null without one (no parsing for a request that sent none). */
+function queryOf(url: string): URLSearchParams | null {
+  const start = url.indexOf("?");
+  return start === -1 ? null : new URLSearchParams(url.slice(start + 1));
 }
