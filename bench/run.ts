@@ -5,7 +5,7 @@
 //   BENCH_ROUNDS (3)          rounds; each figure is the median over them, each ratio over
 //                             the rounds' ratios to a run of the baseline just before each
 //   BENCH_CONNECTIONS (100)   concurrent connections
-//   BENCH_LINKS (100000)      links seeded before measuring
+//   BENCH_LINKS (100000)      links seeded before measuring, and as many again with targeting rules
 //   BENCH_DATABASE_URL        also run everything on this PostgreSQL server
 //   BENCH_EMBEDDED (1)        0 skips the pass on the embedded PostgreSQL (npm start's default)
 import { spawn } from "node:child_process";
@@ -58,6 +58,20 @@ function sumLookupsOk(row: Row): number {
   return row.result.all.reduce((n, r) => n + r.lookupsOk!, 0);
 }
 
+/**
+ * (g): three targeting rules on every link, none of which the load's requests match (a
+ * desktop browser's agent, from 127.0.0.1, whose country is unknown, with no query string):
+ * every rule is evaluated on every request, the most a click of a link with rules costs
+ * without a rule's answer, compared with (b), the same links without rules.
+ */
+const threeRules = {
+  rules: [
+    { device: "ios", url: "https://example.com/ios" },
+    { countries: ["GB", "NL", "DE"], url: "https://example.com/eu" },
+    { query: { name: "src", value: "qr" }, url: "https://example.com/qr" },
+  ],
+};
+
 /** (f): lookups with some writes and reads of counts mixed in, as a live instance sees them. */
 const mix = { shorten: 0.05, stats: 0.05 };
 
@@ -75,7 +89,9 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const prefix = `bench_${process.pid}_`;
   // Limits off: the bench shortens 100,000 links, and its load more, from one address.
   // Events on the SQL provider whatever the shell has: settle() waits for its backlog.
-  const env = { ...engineEnv, NATS_URL: "", DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", SHORTEN_LIMIT_PER_ADDRESS: "off", SHORTEN_LIMIT_PER_USER: "off", ANALYTICS_READ_LIMIT_PER_ADDRESS: "off" };
+  const env = { ...engineEnv, NATS_URL: "", DATA_DIR: dataDir, DATABASE_NAME_PREFIX: prefix, LOG_LEVEL: "info", SHORTEN_LIMIT_PER_ADDRESS: "off", SHORTEN_LIMIT_PER_USER: "off", ANALYTICS_READ_LIMIT_PER_ADDRESS: "off",
+    // Both seeded sets, (b)'s and (g)'s, stay cached.
+    URL_CACHE_SIZE: String(Math.max(100_000, 2 * links)) };
   // The embedded cluster is the app's own, under its DATA_DIR; the bench joins it to read and tidy.
   const clusterDir = path.join(dataDir, "postgres");
   const serverUrl = async () => engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
@@ -89,10 +105,13 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
   const app = await startApp(env);
   try {
     const codes = await seed(app.url, links);
+    const ruledCodes = await seed(app.url, links, threeRules);
     const databaseServer = await serverUrl();
     await settle(databaseServer, prefix);
     const codesFile = path.join(dataDir, "codes.txt");
     writeFileSync(codesFile, codes.join("\n") + "\n");
+    const ruledCodesFile = path.join(dataDir, "ruled-codes.txt");
+    writeFileSync(ruledCodesFile, ruledCodes.join("\n") + "\n");
     // Lookups carry a browser's User-Agent, so each click's classification is measured;
     // the baseline gets the same header, so its requests are as long to parse.
     const headers = browserHeaders;
@@ -105,6 +124,7 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
       ["(d) POST /shorten", app.url, { method: "POST", path: "/shorten", uniqueBodies: true }],
       ["(e) GET /:code/stats", app.url, { method: "GET", path: { codes, codesFile, suffix: "/stats" } }],
       ["(f) 90% GET /:code uniform, 5% shorten, 5% stats", app.url, { method: "GET", path: { codes, codesFile }, mix, headers }],
+      ["(g) GET /:code, uniform codes, 3 targeting rules each, none matching", app.url, { method: "GET", path: { codes: ruledCodes, codesFile: ruledCodesFile }, headers }],
     ];
     // Shorten last, in rounds of its own: each of its runs adds some 100k links, which
     // would push the seeded codes out of the cache the lookups are measured with.
@@ -113,8 +133,9 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
     // changes by up to 2x from one run to the next (the bare server alone made 12k, then
     // 36k rps in adjacent 4 s runs), and a ratio of runs seconds apart follows it less than
     // one of medians taken minutes apart.
+    // (g) right before (b): their rounds alternate, so the two ratios are of neighbouring runs.
     const passes = [
-      [2, 1, 4, 5],
+      [2, 6, 1, 4, 5],
       [3],
     ];
     const results: LoadResult[][] = scenarios.map(() => []);
@@ -165,10 +186,10 @@ async function benchEngine(engine: string, engineEnv: Record<string, string>): P
 
   // A timed run ends with requests in flight: the server answered (and counted) them,
   // the load generator stopped listening. So the timed totals can differ by at most
-  // one request per connection per run of (b), (c) and (f); the fixed-count run below
+  // one request per connection per run of (b), (c), (f) and (g); the fixed-count run below
   // must match exactly.
-  const answered = sumOk(rows[1]!) + sumOk(rows[2]!) + sumLookupsOk(rows[5]!) + exact.answered;
-  const slack = 3 * rounds * connections;
+  const answered = sumOk(rows[1]!) + sumOk(rows[2]!) + sumLookupsOk(rows[5]!) + sumOk(rows[6]!) + exact.answered;
+  const slack = 4 * rounds * connections;
   const exactOk = storedExact === exact.answered;
   const totalOk = storedTotal >= answered && storedTotal <= answered + slack;
   console.log(`clicks, fixed-count run: ${exact.answered} answered 200, ${storedExact} stored -> ${exactOk ? "equal" : "MISMATCH"}`);

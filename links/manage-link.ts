@@ -8,6 +8,8 @@ import { linkView, toLink, type Link } from "./records/link-rows";
 import { changeableLink, deletableLink, readableLink } from "./records/owner";
 import { refuseBannedHost } from "./moderation/host-check";
 import { requireScope } from "../access/scopes";
+import { refuseBannedRuleHosts, withRuleIds } from "./records/redirect-rules";
+import { storedRules } from "../link-rules/redirect-rules";
 
 // One link, by the members of its workspace: any member reads it, owners, admins and members
 // change and delete it (access/workspace-roles.ts). Another account's link is 403
@@ -35,7 +37,7 @@ export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
 
 /**
  * Changes the caller's link: any of url, expiresAt, maxClicks, password, title,
- * description, tags, and how it redirects (redirectType, forwardQuery, startsAt,
+ * description, tags, rules, and how it redirects (redirectType, forwardQuery, startsAt,
  * fallbackUrl, allowIndexing) (null clears, or restores the default), checked as POST /shorten checks them; answers the link as
  * changed. A deleted link is 404 "link deleted"; one a moderator disabled is 400
  * failed_precondition. Every instance stops answering from its cache at once (see
@@ -49,7 +51,10 @@ export const updateLink = api(
     const changes = checkChanges(fields, linkView().baseUrl);
     if (changes.url !== undefined) await refuseBannedHost(changes.url);
     if (typeof changes.fallbackUrl === "string") await refuseBannedHost(changes.fallbackUrl);
+    if (changes.rules) await refuseBannedRuleHosts(changes.rules);
     const link = await changeableLink(await linkRow(code), userID);
+    // Rules sent with the ids the link has keep them, and their clicks.
+    if (changes.rules) changes.rules = withRuleIds(changes.rules, new Set(storedRules(link.redirect_rules).map((r) => r.id)));
     // Deleted or disabled since it was read: the second read says which.
     if (!(await applyChanges(code, link.workspace_id!, changes))) await changeableLink(await linkRow(code), userID);
     return readOwnLink(code, userID);

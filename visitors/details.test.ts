@@ -36,6 +36,12 @@ describe("details as text", () => {
     const d = { hour: 493_000, bot: true, referrer: "t.co", country: "US", browser: "curl", os: unknown, device: "bot" };
     expect(decodeDetails(encodeDetails(d), 1)).toEqual(d);
   });
+  test("the targeting rule that sent a click comes last, and only when one did", () => {
+    const d = { hour: 493_000, bot: false, referrer: "direct", country: "DE", browser: "Chrome", os: "Android", device: "mobile" };
+    expect(encodeDetails({ ...d, rule: "aB3_x-9Z" })).toBe(`${encodeDetails(d)}\taB3_x-9Z`);
+    expect(decodeDetails(encodeDetails({ ...d, rule: "aB3_x-9Z" }), 1)).toEqual({ ...d, rule: "aB3_x-9Z" });
+    expect(decodeDetails(encodeDetails(d), 1)).toEqual(d);
+  });
   test("no details (a journal from before analytics) read as unknown, a human's, in the hour given", () => {
     expect(decodeDetails(undefined, 42)).toEqual({ hour: 42, bot: false, referrer: unknown, country: unknown, browser: unknown, os: unknown, device: unknown });
   });

@@ -2,7 +2,7 @@
 // that answered it to the rows that count it.
 
 /** The breakdowns a link's analytics report, beside the series (dimension "all"). */
-export const breakdownDimensions = ["referrer", "country", "browser", "os", "device"] as const;
+export const breakdownDimensions = ["referrer", "country", "browser", "os", "device", "rule"] as const;
 export type BreakdownDimension = (typeof breakdownDimensions)[number];
 export type Dimension = "all" | BreakdownDimension;
 
@@ -16,6 +16,8 @@ export interface ClickDetails {
   readonly browser: string;
   readonly os: string;
   readonly device: string;
+  /** The id of the targeting rule that sent it; absent when none did (the link's own URL). */
+  readonly rule?: string;
 }
 
 /** The value recorded when nothing is known, in every breakdown. */
@@ -31,7 +33,16 @@ const separator = "\t";
  * part (`agentPart`) to the rest.
  */
 export function encodeDetails(d: ClickDetails): string {
-  return joinDetails(d.hour, d.referrer, d.country, agentPart(d.bot, d.browser, d.os, d.device));
+  return withRule(joinDetails(d.hour, d.referrer, d.country, agentPart(d.bot, d.browser, d.os, d.device)), d.rule);
+}
+
+/**
+ * A click's details with the targeting rule that sent it, last: a click no rule sent keeps
+ * the details as they were (no new string on the plain link's path). Rule ids never hold
+ * the separator (link-rules/redirect-rules.ts ruleIdPattern).
+ */
+export function withRule(details: string, rule: string | undefined): string {
+  return rule ? `${details}${separator}${rule}` : details;
 }
 
 /** The User-Agent's part of a click's details text. */
@@ -52,10 +63,11 @@ export function joinDetails(hour: number, referrer: string, country: string, age
 export function decodeDetails(text: string | undefined, nowHour: number): ClickDetails {
   const parts = text?.split(separator);
   const hour = Number(parts?.[0]);
-  if (parts?.length !== 7 || !Number.isSafeInteger(hour)) {
+  if ((parts?.length !== 7 && parts?.length !== 8) || !Number.isSafeInteger(hour)) {
     return { hour: nowHour, bot: false, referrer: unknown, country: unknown, browser: unknown, os: unknown, device: unknown };
   }
-  return { hour, referrer: parts[1], country: parts[2], bot: parts[3] === "b", browser: parts[4], os: parts[5], device: parts[6] };
+  const d = { hour, referrer: parts[1], country: parts[2], bot: parts[3] === "b", browser: parts[4], os: parts[5], device: parts[6] };
+  return parts[7] ? { ...d, rule: parts[7] } : d;
 }
 
 /** The hour `ms` (milliseconds since 1970) falls in. */

@@ -32,9 +32,16 @@ export interface ClickAnalytics {
   browsers: Breakdown;
   os: Breakdown;
   devices: Breakdown;
+  /**
+   * Per targeting rule (its id as the link's rules list it, every rule that sent clicks);
+   * `other`: the clicks no rule sent, which went to the link's own URL.
+   */
+  rules: Breakdown;
 }
 
 const topValues = 10;
+/** A link has at most 20 rules (link-rules/redirect-rules.ts): each is listed. */
+const topRules = 20;
 
 /**
  * The analytics of the links `codes` over `range`: the series and every breakdown, in
@@ -59,6 +66,7 @@ export async function clickAnalytics(codes: readonly string[], range: AnalyticsR
     browsers: breakdowns.get("browser")!,
     os: breakdowns.get("os")!,
     devices: breakdowns.get("device")!,
+    rules: breakdowns.get("rule")!,
   };
 }
 
@@ -106,12 +114,13 @@ async function breakdownsOf(db: AnalyticsReader, codes: readonly string[], { fro
   const rows = await db.queryAll<{ dimension: BreakdownDimension; value: string | null; humans: number; bots: number }>`
     WITH hourly AS (
       SELECT CASE WHEN GROUPING(referrer) = 0 THEN 'referrer' WHEN GROUPING(country) = 0 THEN 'country'
-                  WHEN GROUPING(browser) = 0 THEN 'browser' WHEN GROUPING(os) = 0 THEN 'os' ELSE 'device' END AS dimension,
-             COALESCE(referrer, country, browser, os, device) AS value,
+                  WHEN GROUPING(browser) = 0 THEN 'browser' WHEN GROUPING(os) = 0 THEN 'os'
+                  WHEN GROUPING(device) = 0 THEN 'device' ELSE 'rule' END AS dimension,
+             COALESCE(referrer, country, browser, os, device, rule) AS value,
              sum(clicks) FILTER (WHERE NOT bot) AS humans, sum(clicks) FILTER (WHERE bot) AS bots
       FROM link_clicks_hourly
       WHERE code = ANY(${codes}::text[]) AND hour >= date_trunc('hour', ${from}::timestamptz) AND hour < ${to}::timestamptz
-      GROUP BY GROUPING SETS ((referrer), (country), (browser), (os), (device))
+      GROUP BY GROUPING SETS ((referrer), (country), (browser), (os), (device), (rule))
     ), daily AS (
       SELECT dimension, value, sum(humans) AS humans, sum(bots) AS bots
       FROM link_clicks_daily
@@ -123,10 +132,10 @@ async function breakdownsOf(db: AnalyticsReader, codes: readonly string[], { fro
       FROM (SELECT * FROM hourly UNION ALL SELECT * FROM daily) AS both_kinds
       GROUP BY dimension, value
     ), ranked AS (
-      -- Value '' is what a day's rollup summed as other: never among the top.
+      -- Value '' is what a day's rollup summed as other (for rules: no rule): never among the top.
       SELECT *, row_number() OVER (PARTITION BY dimension ORDER BY value = '', humans + bots DESC, value) AS rank FROM summed
     )
-    SELECT dimension, CASE WHEN rank <= ${topValues} AND value <> '' THEN value END AS value,
+    SELECT dimension, CASE WHEN rank <= (CASE WHEN dimension = 'rule' THEN ${topRules}::int ELSE ${topValues}::int END) AND value <> '' THEN value END AS value,
            sum(humans)::float8 AS humans, sum(bots)::float8 AS bots
     FROM ranked
     GROUP BY dimension, 2

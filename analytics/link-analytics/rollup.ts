@@ -15,7 +15,8 @@ const linksPerBatch = 500;
  *
  * Each link's day gets one row per dimension value ('all' for the series), its top 50
  * values per dimension kept and the rest summed as other (''), so a link's daily rows
- * are at most 1 + 5 × 51 per day with clicks. Rows a late journal replay adds to an old
+ * are at most 1 + 6 × 51 per day with clicks. Dimension 'rule' is the targeting rule that
+ * sent the clicks, '' for none (the link's own URL) as in the hourly rows. Rows a late journal replay adds to an old
  * hour are moved by the next run and added to their day.
  */
 export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
@@ -34,11 +35,11 @@ export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
         SELECT code, (hour AT TIME ZONE 'UTC')::date AS day,
                CASE WHEN GROUPING(referrer) = 0 THEN 'referrer' WHEN GROUPING(country) = 0 THEN 'country'
                     WHEN GROUPING(browser) = 0 THEN 'browser' WHEN GROUPING(os) = 0 THEN 'os'
-                    WHEN GROUPING(device) = 0 THEN 'device' ELSE 'all' END AS dimension,
-               COALESCE(referrer, country, browser, os, device, '') AS value,
+                    WHEN GROUPING(device) = 0 THEN 'device' WHEN GROUPING(rule) = 0 THEN 'rule' ELSE 'all' END AS dimension,
+               COALESCE(referrer, country, browser, os, device, rule, '') AS value,
                COALESCE(sum(clicks) FILTER (WHERE NOT bot), 0) AS humans, COALESCE(sum(clicks) FILTER (WHERE bot), 0) AS bots
         FROM moved
-        GROUP BY code, (hour AT TIME ZONE 'UTC')::date, GROUPING SETS ((), (referrer), (country), (browser), (os), (device))
+        GROUP BY code, (hour AT TIME ZONE 'UTC')::date, GROUPING SETS ((), (referrer), (country), (browser), (os), (device), (rule))
       ), ranked AS (
         -- Value '' is what an hour counted as other (click-analytics/store.ts): never among the top.
         SELECT *, row_number() OVER (PARTITION BY code, day, dimension ORDER BY value = '', humans + bots DESC, value) AS rank FROM dims

@@ -3,6 +3,7 @@ import { db } from "../db";
 import { liveTagIds } from "../tagging/link-tags";
 import { outboxRelay, type OutboxRow } from "./relay";
 import { linkEventData } from "../event-outbox/link-event-data";
+import type { RedirectRule } from "../../link-rules/redirect-rules";
 
 /** What a new link has besides its code and target; null where it has none. */
 export interface LinkDetails {
@@ -24,6 +25,8 @@ export interface LinkDetails {
   readonly startsAt: Date | null;
   readonly fallbackUrl: string | null;
   readonly allowIndexing: boolean;
+  /** Its targeting rules, checked (records/redirect-rules.ts); none when left out. */
+  readonly redirectRules?: readonly RedirectRule[] | null;
 }
 
 /** An anonymous link with no options. */
@@ -83,11 +86,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
       INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-        redirect_type, forward_query, starts_at, fallback_url, allow_indexing)
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules)
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
-          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[])
+          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::jsonb[])
         AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-          redirect_type, forward_query, starts_at, fallback_url, allow_indexing)
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -123,6 +126,7 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.startsAt),
     details.map((d) => d.fallbackUrl),
     details.map((d) => d.allowIndexing),
+    details.map((d) => (d.redirectRules?.length ? JSON.stringify(d.redirectRules) : null)),
   );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));

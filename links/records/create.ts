@@ -15,6 +15,8 @@ import { checkRedirectOptions } from "./redirect-options";
 import { refuseBannedHost } from "../moderation/host-check";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
+import { checkRedirectRules, refuseBannedRuleHosts } from "./redirect-rules";
+import type { RedirectRuleInput } from "../../link-rules/redirect-rules";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -51,6 +53,8 @@ export interface ShortenItem {
   fallbackUrl?: string;
   /** Whether search engines may index the link; false by default: every answer carries X-Robots-Tag: noindex. */
   allowIndexing?: boolean;
+  /** Targeting rules, at most 20: the first that matches a click sends it to its url instead (docs/app.md). */
+  rules?: RedirectRuleInput[];
 }
 
 export interface ShortenResponse {
@@ -90,6 +94,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
       expiresAt: item.expiresAt === undefined ? null : checkExpiresAt(item.expiresAt),
       maxClicks: item.maxClicks === undefined ? null : checkMaxClicks(item.maxClicks),
       ...checkRedirectOptions(item, baseUrl),
+      redirectRules: item.rules == null ? null : checkRedirectRules(item.rules, baseUrl, linkLimits.config.deniedHosts),
     },
   };
 }
@@ -120,6 +125,7 @@ export async function createLink(
   const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
   if (checked.details.fallbackUrl !== null) await refuseBannedHost(checked.details.fallbackUrl);
+  if (checked.details.redirectRules) await refuseBannedRuleHosts(checked.details.redirectRules);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
   const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };

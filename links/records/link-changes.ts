@@ -9,6 +9,8 @@ import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
 import { checkDescription, checkExpiresAt, checkFlag, checkMaxClicks, checkPassword, checkRedirectType, checkStartsAt, checkTitle, type RedirectType } from "./options";
+import { checkRuleList } from "./redirect-rules";
+import type { RedirectRule, RedirectRuleInput } from "../../link-rules/redirect-rules";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
 export interface LinkChangeFields {
@@ -40,18 +42,25 @@ export interface LinkChangeFields {
   fallbackUrl?: string | null;
   /** Whether search engines may index the link; null: back to false. */
   allowIndexing?: boolean | null;
+  /** The link's targeting rules, replacing its list ([] or null: none); a rule sent with an id the link has keeps it. */
+  rules?: RedirectRuleInput[] | null;
+}
+
+/** Checked changes: the rules' ids still as sent until the link is read (records/redirect-rules.ts withRuleIds). */
+export interface CheckedChanges extends Omit<LinkChangeFields, "rules"> {
+  rules?: RedirectRule[] | null;
 }
 
 const changeable = [
   "url", "expiresAt", "maxClicks", "password", "title", "description", "tags",
-  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing",
+  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing", "rules",
 ] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
  * set nothing a new link could not have. 400 invalid_argument when nothing is to change.
  */
-export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): LinkChangeFields {
+export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): CheckedChanges {
   if (changeable.every((name) => fields[name] === undefined)) {
     throw APIError.invalidArgument(`nothing to change: send at least one of ${changeable.join(", ")}`);
   }
@@ -69,6 +78,7 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     startsAt: orNull(fields.startsAt, (v) => checkStartsAt(v, fields.expiresAt)),
     fallbackUrl: orNull(fields.fallbackUrl, (v) => checkTarget(v, ownBaseUrl, linkLimits.config.deniedHosts, "fallbackUrl")),
     allowIndexing: orNull(fields.allowIndexing, (v) => checkFlag("allowIndexing", v)),
+    rules: fields.rules === undefined || fields.rules === null ? fields.rules : checkRuleList(fields.rules, ownBaseUrl, linkLimits.config.deniedHosts),
   };
 }
 
@@ -79,7 +89,7 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
  * migrations 8 and 17), so
  * every instance drops the code from its cache when this commits.
  */
-export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
+export async function applyChanges(code: string, workspaceId: string, changes: CheckedChanges): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
   // before it too (ensureTags has a transaction of its own).
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
@@ -101,6 +111,7 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
           starts_at = CASE WHEN ${set(changes.startsAt)} THEN ${changes.startsAt ?? null}::timestamptz ELSE starts_at END,
           fallback_url = CASE WHEN ${set(changes.fallbackUrl)} THEN ${changes.fallbackUrl ?? null}::text ELSE fallback_url END,
           allow_indexing = CASE WHEN ${set(changes.allowIndexing)} THEN ${changes.allowIndexing ?? false}::bool ELSE allow_indexing END,
+          redirect_rules = CASE WHEN ${set(changes.rules)} THEN ${changes.rules?.length ? JSON.stringify(changes.rules) : null}::jsonb ELSE redirect_rules END,
           updated_at = now()
         WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
         RETURNING id`

@@ -3,6 +3,7 @@ import { linksConfig } from "../links-config";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
 import { linkStatus, type LinkStatus } from "../../link-rules/status";
+import { storedRules, type RedirectRule } from "../../link-rules/redirect-rules";
 
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
@@ -38,6 +39,8 @@ export interface Link {
   fallbackUrl?: string;
   /** Whether search engines may index it (without: X-Robots-Tag: noindex). */
   allowIndexing: boolean;
+  /** Its targeting rules in order ([] when none): the first that matches a click sends it to the rule's url. */
+  rules: RedirectRule[];
 }
 
 /**
@@ -51,6 +54,7 @@ export function linkColumnsOf(table: string): string {
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
   ${table}.workspace_id, ${table}.redirect_type, ${table}.forward_query, ${table}.starts_at, ${table}.fallback_url, ${table}.allow_indexing,
+  ${table}.workspace_id, ${table}.redirect_rules,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -74,6 +78,8 @@ export interface LinkRow {
   disabled_at: Date | null;
   created_by: string | null;
   workspace_id: string | null;
+  /** jsonb: RedirectRule[], or null when none. */
+  redirect_rules: unknown;
   tags: string[];
   redirect_type: number;
   forward_query: boolean;
@@ -116,6 +122,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     redirectType: row.redirect_type,
     forwardQuery: row.forward_query,
     allowIndexing: row.allow_indexing,
+    rules: storedRules(row.redirect_rules),
   };
   if (row.title !== null) link.title = row.title;
   if (row.description !== null) link.description = row.description;

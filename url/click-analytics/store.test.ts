@@ -68,3 +68,38 @@ describe("the bound on one link's hour", () => {
     expect(sum(others)).toBe(800 - rowsPerHour);
   });
 });
+
+describe("the targeting rule of a click", () => {
+  async function byRule(code: string) {
+    return db.queryAll<{ rule: string; referrer: string; clicks: number }>`
+      SELECT rule, referrer, clicks::int FROM link_clicks_hourly WHERE code = ${code} ORDER BY rule, referrer`;
+  }
+
+  test("is a column of the row; a click no rule sent has ''", async () => {
+    await flush("rule01", [
+      [{ ...chrome, referrer: "a.example", rule: "ruleA123" }, 3],
+      [{ ...chrome, referrer: "a.example" }, 2],
+      [{ ...chrome, referrer: "a.example", rule: "ruleB456" }, 1],
+    ]);
+    await flush("rule01", [[{ ...chrome, referrer: "a.example", rule: "ruleA123" }, 4]]);
+    expect(await byRule("rule01")).toEqual([
+      { rule: "", referrer: "a.example", clicks: 2 },
+      { rule: "ruleA123", referrer: "a.example", clicks: 7 },
+      { rule: "ruleB456", referrer: "a.example", clicks: 1 },
+    ]);
+  });
+
+  test(`past ${rowsPerHour} combinations the row of others keeps the rule, so each rule's clicks stay exact`, async () => {
+    const clicks: [ClickDetails, number][] = [];
+    for (let r = 0; r < 30; r++) {
+      for (let c = 0; c < 30; c++) clicks.push([{ ...chrome, referrer: `r${r}.example`, country: `C${c}`, rule: c % 2 === 0 ? "even0000" : undefined }, 1]);
+    }
+    await flush("rule02", clicks);
+    const rows = await byRule("rule02");
+    // At most the bound, plus a row of others per rule (none and "even0000"; humans only here).
+    expect(rows.length).toBeLessThanOrEqual(rowsPerHour + 2);
+    expect(rows.filter((r) => r.referrer === "").map((r) => r.rule).sort()).toEqual(["", "even0000"]);
+    expect(sum(rows.filter((r) => r.rule === "even0000"))).toBe(450);
+    expect(sum(rows.filter((r) => r.rule === ""))).toBe(450);
+  });
+});

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { addBudgetedClick } from "../click-analytics/store";
 import { describeClick } from "../../visitors/describe";
+import { withRule } from "../../visitors/dimensions";
 import { clickCounter } from "../click-counting/instance";
 import { urlConfig } from "../config/url-config";
 import type { Unavailable } from "../answer-pages/unavailable";
@@ -12,6 +13,7 @@ import { prefersHtml, rawHeader, sendJson, sendLink, sendPage } from "./http";
 import { sendEnded } from "./fallback";
 import { passwordPage } from "../answer-pages/pages";
 import { exhaustedAnswer as exhausted, unavailableAnswer } from "../answer-pages/unavailable";
+import { matchingRule } from "./targeting";
 
 // How GET /:code answers a link that is not plain (link-cache/cache.ts LinkRules): one
 // that stopped redirecting, has an end date, a start, a click budget or a password.
@@ -32,9 +34,12 @@ export function unavailableNow(rules: LinkRules): Unavailable | undefined {
 export function answerGuarded(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules): void | Promise<void> {
   const unavailable = unavailableNow(rules);
   if (unavailable !== undefined) return sendEnded(req, res, rules, unavailable);
-  if (rules.passwordHash !== null) return answerLocked(req, res, code, link, rules, rules.passwordHash);
-  if (req.method !== "GET") return sendLink(req, res, link); // HEAD counts nothing
-  return afterClick(countClick(req, code, rules), req, res, link, rules);
+  // The first targeting rule that matches sends the click to its URL (link-answers/targeting.ts).
+  const rule = rules.targeting === null ? undefined : matchingRule(req, rules.targeting, urlConfig.trustProxy);
+  const target = rule === undefined ? link : rule.link;
+  if (rules.passwordHash !== null) return answerLocked(req, res, code, target, rules, rules.passwordHash, rule?.id);
+  if (req.method !== "GET") return sendLink(req, res, target); // HEAD counts nothing
+  return afterClick(countClick(req, code, rules, rule?.id), req, res, target, rules);
 }
 
 const needsPassword = prepare(needsPasswordMessage);
@@ -53,11 +58,19 @@ const wrongPasswordPage = passwordPage("Wrong password. Try again.");
  * form, which posts to POST /:code. HEAD always answers 401 and counts nothing: it must not
  * become a way to test passwords without the click.
  */
-function answerLocked(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules, hash: string): void | Promise<void> {
+function answerLocked(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: string,
+  link: CachedLink,
+  rules: LinkRules,
+  hash: string,
+  ruleId: string | undefined,
+): void | Promise<void> {
   const given = req.method === "GET" ? rawHeader(req, "x-link-password") : undefined;
   if (given === undefined) return sendNeedsPassword(req, res, null);
   return passwordIsRight(req, code, hash, passwordOfHeader(given)).then((right) =>
-    right ? afterClick(countClick(req, code, rules), req, res, link, rules) : sendNeedsPassword(req, res, "wrong"),
+    right ? afterClick(countClick(req, code, rules, ruleId), req, res, link, rules) : sendNeedsPassword(req, res, "wrong"),
   );
 }
 
@@ -79,11 +92,12 @@ export function passwordIsRight(req: IncomingMessage, code: string, hash: string
 }
 
 /**
- * Counts the click `req` makes on a link with `rules` (undefined: plain); resolves false,
- * counting nothing, when its click budget is spent.
+ * Counts the click `req` makes on a link with `rules` (undefined: plain), sent by the
+ * targeting rule `ruleId` (recorded in its details); resolves false, counting nothing,
+ * when its click budget is spent.
  */
-export function countClick(req: IncomingMessage, code: string, rules: LinkRules | undefined): boolean | Promise<boolean> {
-  const details = describeClick(req, urlConfig.trustProxy);
+export function countClick(req: IncomingMessage, code: string, rules: LinkRules | undefined, ruleId?: string): boolean | Promise<boolean> {
+  const details = withRule(describeClick(req, urlConfig.trustProxy), ruleId);
   if (rules !== undefined && rules.maxClicks !== null) {
     return addBudgetedClick(code, details).then((counted) => {
       if (!counted) rules.exhausted = true; // later requests answer from the cache (see LinkRules)

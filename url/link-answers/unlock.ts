@@ -9,6 +9,8 @@ import { codeOf, prefersHtml, sendPage, sendSeeOther, sendUnavailable } from "./
 import { sendEnded } from "./fallback";
 import { escapeHtml, page } from "../answer-pages/pages";
 import { exhaustedAnswer, notFound } from "../answer-pages/unavailable";
+import { matchingRule } from "./targeting";
+import { urlConfig } from "../config/url-config";
 
 /**
  * POST /:code with the password form (`password=...`) of a password link's page: right,
@@ -49,8 +51,9 @@ export async function answerPasswordForm(req: IncomingMessage, res: ServerRespon
   } else {
     res.setHeader("connection", "close"); // no password to read
   }
-  if (!(await countClick(req, code, rules))) return sendEnded(req, res, rules!, exhaustedAnswer, sendSeeOther);
-  sendSeeOther(req, res, link);
+  const rule = rules?.targeting ? matchingRule(req, rules.targeting, urlConfig.trustProxy) : undefined;
+  if (!(await countClick(req, code, rules, rule?.id))) return sendEnded(req, res, rules!, exhaustedAnswer, sendSeeOther);
+  sendSeeOther(req, res, rule?.link ?? link);
 }
 
 /** A 404 before the body was read: the connection closes rather than read a body nobody needs. */

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Unavailable } from "../answer-pages/unavailable";
 import { urlConfig } from "../config/url-config";
 import { answerHeaders, defaultRedirect, type AnswerHeaders, type RedirectHow } from "./answer-headers";
+import type { TargetRule } from "./targeting-rules";
 
 /** What a lookup answers with, built once per code rather than once per request. */
 export interface CachedLink {
@@ -11,7 +12,7 @@ export interface CachedLink {
   readonly bodyBytes: number;
   /**
    * What must be checked before the link redirects; undefined for a plain link (no end
-   * date, start, click budget or password, neither deleted nor disabled), which is most links:
+   * date, start, click budget, password or targeting rules, neither deleted nor disabled), which is most links:
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
@@ -33,6 +34,8 @@ export interface LinkRules {
   readonly startsAt: number | null;
   /** Where it redirects once expired or out of clicks (no click counted), instead of its 404. */
   readonly fallback: CachedLink | null;
+  /** Its targeting rules, prepared (targeting-rules.ts); null when it has none. */
+  readonly targeting: readonly TargetRule<CachedLink>[] | null;
   /**
    * Its click budget was found spent. Only ever set (clicks never go down); a change of
    * max_clicks evicts the code, and the next lookup reads it afresh.

@@ -7,6 +7,7 @@ import { urlNotifications } from "./notifications";
 import { unavailableAnswer } from "../answer-pages/unavailable";
 import type { DisabledReason } from "../../link-rules/status";
 import { defaultRedirect, type RedirectHow } from "./answer-headers";
+import { compileTargeting } from "./targeting-rules";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -23,6 +24,7 @@ interface LinkRow {
   starts_ms: number | null;
   fallback_url: string | null;
   allow_indexing: boolean;
+  redirect_rules: unknown;
 }
 
 /**
@@ -36,7 +38,7 @@ interface LinkRow {
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
     deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason,
-    redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing
+    redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing, redirect_rules
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -108,8 +110,10 @@ function howOf(row: LinkRow): RedirectHow {
  */
 function rulesOf(row: LinkRow, how: RedirectHow): LinkRules | undefined {
   const gone = row.deleted ? unavailableAnswer("deleted") : row.disabled ? unavailableAnswer("disabled", row.disabled_reason) : null;
-  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null && row.starts_ms === null) return undefined;
+  const targeting = compileTargeting(row.redirect_rules, (url) => cachedLink(url, undefined, how));
+  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null && row.starts_ms === null && targeting === null) return undefined;
   return {
+    targeting,
     gone,
     expiresAt: row.expires_ms,
     maxClicks: row.max_clicks,
