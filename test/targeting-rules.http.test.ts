@@ -81,7 +81,7 @@ describe("where a click goes", () => {
   });
 
   test("each kind of rule sends to its URL", async () => {
-    expect(await target(`${code}?src=qr`)).toBe("https://example.com/qr");
+    expect(await target(`${code}?src=qr`)).toBe("https://example.com/qr?src=qr"); // the query is forwarded, as to any target
     expect(await target(code, { "user-agent": iphone })).toBe("https://apps.example.com/ios");
     expect(await target(code, { "user-agent": android })).toBe("https://apps.example.com/android");
     expect(await target(code, {}, inGreatBritain)).toBe("https://example.com/eu");
@@ -92,14 +92,25 @@ describe("where a click goes", () => {
   test("the first rule that matches wins", async () => {
     // An iPhone in Great Britain reading German, with ?src=qr: the query rule is first.
     const everything = { "user-agent": iphone, "accept-language": "de" };
-    expect(await target(`${code}?src=qr`, everything, inGreatBritain)).toBe("https://example.com/qr");
+    expect(await target(`${code}?src=qr`, everything, inGreatBritain)).toBe("https://example.com/qr?src=qr");
     expect(await target(code, everything, inGreatBritain)).toBe("https://apps.example.com/ios");
     expect(await target(code, { "accept-language": "de" }, inGreatBritain)).toBe("https://example.com/eu");
   });
 
   test("no rule matches: the link's own URL", async () => {
     expect(await target(code)).toBe("https://example.com/home");
-    expect(await target(`${code}?src=mail`, { "accept-language": "en, de;q=0.9" })).toBe("https://example.com/home");
+    expect(await target(`${code}?src=mail`, { "accept-language": "en, de;q=0.9" })).toBe("https://example.com/home?src=mail");
+  });
+
+  test("a rule's redirect is the link's: its redirect type, query forwarding and indexing", async () => {
+    const own = await shorten({ url: "https://example.com/home", redirectType: 308, forwardQuery: false, allowIndexing: true, rules: [rules[0]] });
+    const res = await client.request("GET", `/${own}?src=qr`, { from: inTheUS, headers: { accept: browserAccept } });
+    expect(res.status).toBe(308);
+    expect(res.headers.get("location")).toBe("https://example.com/qr");
+    expect(res.headers.get("x-robots-tag")).toBeNull();
+    const plain = await client.request("GET", `/${code}?src=qr`, { from: inTheUS, headers: { accept: browserAccept } });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("x-robots-tag")).toBe("noindex");
   });
 
   test("a browser is redirected to the rule's URL; HEAD answers the same", async () => {
