@@ -8,6 +8,8 @@ import { linkView, toLink, type Link } from "./records/link-rows";
 import { changeableLink, deletableLink, readableLink } from "./records/owner";
 import { refuseBannedHost } from "./moderation/host-check";
 import { requireScope } from "../access/scopes";
+import { changedPreview, type PreviewFetch, type StoredPreview } from "./previews/preview-fields";
+import { fillPreview } from "./previews/fetch-preview";
 
 // One link, by the members of its workspace: any member reads it, owners, admins and members
 // change and delete it (access/workspace-roles.ts). Another account's link is 403
@@ -33,6 +35,11 @@ export const getLink = api(
 
 export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
 
+/** The link as changed; with fetchPreview, whether the page filled its preview, or why not. */
+export interface UpdatedLink extends Link {
+  previewFetch?: PreviewFetch;
+}
+
 /**
  * Changes the caller's link: any of url, expiresAt, maxClicks, password, title,
  * description (null clears), checked as POST /shorten checks them; answers the link as
@@ -42,15 +49,23 @@ export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
  */
 export const updateLink = api(
   { expose: true, auth: true, method: "PATCH", path: "/links/:code" },
-  async ({ code, ...fields }: UpdateLinkRequest): Promise<Link> => {
+  async ({ code, ...fields }: UpdateLinkRequest): Promise<UpdatedLink> => {
     requireScope("links:write");
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
     if (changes.url !== undefined) await refuseBannedHost(changes.url);
     const link = await changeableLink(await linkRow(code), userID);
+    let preview: StoredPreview | undefined;
+    let previewFetch: PreviewFetch | undefined;
+    if (changes.preview !== undefined || changes.fetchPreview === true) {
+      preview = changedPreview({ title: link.preview_title, description: link.preview_description, image: link.preview_image }, changes.preview);
+      if (changes.fetchPreview === true) ({ preview, fetch: previewFetch } = await fillPreview(changes.url ?? link.original_url, preview));
+    }
     // Deleted or disabled since it was read: the second read says which.
-    if (!(await applyChanges(code, link.workspace_id!, changes))) await changeableLink(await linkRow(code), userID);
-    return readOwnLink(code, userID);
+    if (!(await applyChanges(code, link.workspace_id!, changes, preview))) await changeableLink(await linkRow(code), userID);
+    const changed: UpdatedLink = await readOwnLink(code, userID);
+    if (previewFetch !== undefined) changed.previewFetch = previewFetch;
+    return changed;
   },
 );
 

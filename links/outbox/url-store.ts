@@ -3,6 +3,7 @@ import { db } from "../db";
 import { liveTagIds } from "../tagging/link-tags";
 import { outboxRelay, type OutboxRow } from "./relay";
 import { linkEventData } from "../event-outbox/link-event-data";
+import { noPreview, type StoredPreview } from "../previews/preview-fields";
 
 /** What a new link has besides its code and target; null where it has none. */
 export interface LinkDetails {
@@ -18,6 +19,8 @@ export interface LinkDetails {
   readonly passwordHash: string | null;
   /** Ids of its workspace's tags it has (tagging/tag-rows.ts made them). */
   readonly tagIds: readonly number[];
+  /** What GET /:code's card shows link-preview bots. */
+  readonly preview: StoredPreview;
 }
 
 /** An anonymous link with no options. */
@@ -30,6 +33,7 @@ export const plainLink: LinkDetails = Object.freeze({
   maxClicks: null,
   passwordHash: null,
   tagIds: [],
+  preview: noPreview,
 });
 
 interface PendingInsert {
@@ -71,9 +75,12 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const tagged = entries.flatMap((e) => e.details.tagIds.map((tagId) => ({ code: e.code, tagId })));
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
-      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[])
-        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
+      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
+        preview_title, preview_description, preview_image)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
+        $12::text[], $13::text[], $14::text[])
+        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
+          preview_title, preview_description, preview_image)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -104,6 +111,9 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.passwordHash),
     tagged.map((t) => t.code),
     tagged.map((t) => t.tagId),
+    details.map((d) => d.preview.title),
+    details.map((d) => d.preview.description),
+    details.map((d) => d.preview.image),
   );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));

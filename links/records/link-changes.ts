@@ -8,6 +8,7 @@ import { recordLinkEvent } from "../event-outbox/record";
 import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
+import { checkPreview, type LinkPreviewChange, type StoredPreview } from "../previews/preview-fields";
 import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
@@ -30,9 +31,13 @@ export interface LinkChangeFields {
    * Tags are not what the link does: a change of them alone leaves updatedAt as it was.
    */
   tags?: string[];
+  /** What GET /:code's card shows link-preview bots: a field left out stays, null clears it; null clears all three. */
+  preview?: LinkPreviewChange | null;
+  /** Fill the preview's fields still empty after this change from the (new) target page; see POST /shorten. */
+  fetchPreview?: boolean;
 }
 
-const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags"] as const;
+const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags", "preview", "fetchPreview"] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
@@ -51,6 +56,8 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     title: orNull(fields.title, checkTitle),
     description: orNull(fields.description, checkDescription),
     tags: fields.tags === undefined ? undefined : checkTagNames(fields.tags),
+    preview: fields.preview === undefined || fields.preview === null ? fields.preview : checkPreview(fields.preview),
+    fetchPreview: fields.fetchPreview,
   };
 }
 
@@ -58,15 +65,17 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
  * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
  * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
- * every instance drops the code from its cache when this commits.
+ * every instance drops the code from its cache when this commits. `preview`, when given, is
+ * the whole preview to store (the change applied over the row as read, maybe filled from
+ * the page: previews/fetch-preview.ts).
  */
-export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
+export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields, preview?: StoredPreview): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
   // before it too (ensureTags has a transaction of its own).
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
   const tagIds = changes.tags === undefined ? undefined : await tagIdsOf(workspaceId, changes.tags);
   const set = (value: unknown) => value !== undefined;
-  const linkChanged = changeable.some((name) => name !== "tags" && set(changes[name]));
+  const linkChanged = preview !== undefined || changeable.some((name) => name !== "tags" && name !== "preview" && name !== "fetchPreview" && set(changes[name]));
   await using tx = await db.begin();
   const row = linkChanged
     ? await tx.queryRow<{ id: number }>`
@@ -77,6 +86,9 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
           password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
           title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
           description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+          preview_title = CASE WHEN ${set(preview)} THEN ${preview?.title ?? null}::text ELSE preview_title END,
+          preview_description = CASE WHEN ${set(preview)} THEN ${preview?.description ?? null}::text ELSE preview_description END,
+          preview_image = CASE WHEN ${set(preview)} THEN ${preview?.image ?? null}::text ELSE preview_image END,
           updated_at = now()
         WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
         RETURNING id`

@@ -3,6 +3,7 @@ import { linksConfig } from "../links-config";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
 import { linkStatus, type LinkStatus } from "../../link-rules/status";
+import { previewOutput, type LinkPreview } from "../previews/preview-fields";
 
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
@@ -28,6 +29,8 @@ export interface Link {
   qrCodeUrl?: string;
   /** Names of its workspace's tags it has, by name in any case. */
   tags: string[];
+  /** What GET /:code's card shows link-preview bots; when it has one. */
+  preview?: LinkPreview;
 }
 
 /**
@@ -40,7 +43,7 @@ export function linkColumnsOf(table: string): string {
   return `${table}.id, ${table}.code, ${table}.original_url, ${table}.title, ${table}.description, ${table}.clicks,
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
-  ${table}.workspace_id,
+  ${table}.workspace_id, ${table}.preview_title, ${table}.preview_description, ${table}.preview_image,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -65,6 +68,9 @@ export interface LinkRow {
   created_by: string | null;
   workspace_id: string | null;
   tags: string[];
+  preview_title: string | null;
+  preview_description: string | null;
+  preview_image: string | null;
 }
 
 /** How a row becomes a Link where it is answered. */
@@ -104,6 +110,8 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   if (row.updated_at !== null) link.updatedAt = row.updated_at;
   if (row.expires_at !== null) link.expiresAt = row.expires_at;
   if (row.max_clicks !== null) link.maxClicks = row.max_clicks;
+  const preview = previewOutput({ title: row.preview_title, description: row.preview_description, image: row.preview_image });
+  if (preview !== undefined) link.preview = preview;
   // A deleted link's image is gone from the bucket (DELETE /links/:code removes it).
   if (view.qrCodeUrl && status !== "deleted") link.qrCodeUrl = view.qrCodeUrl(row.code);
   return link;

@@ -3,6 +3,7 @@ import Negotiator from "negotiator";
 import type { Unavailable } from "../answer-pages/unavailable";
 import type { CachedLink } from "../link-cache/cache";
 import { pageHeaders } from "../answer-pages/pages";
+import { isPreviewBot } from "../../visitors/preview-bots";
 
 // What GET /:code and POST /:code share of reading a request and writing an answer.
 
@@ -53,6 +54,11 @@ export function sendPage(
 
 /** A link that redirects: a browser gets a 302 to its target, anyone else `{"url": ...}`. */
 export function sendLink(req: IncomingMessage, res: ServerResponse, link: CachedLink): void {
+  // A link with a preview shows a link-preview bot its card (answer-pages/preview-card.ts), counted as a bot's click.
+  if (link.preview !== undefined && isPreviewBot(rawHeader(req, "user-agent"))) {
+    const card = link.preview.page(link.url);
+    return sendPage(req, res, 200, card.html, card.bytes);
+  }
   if (prefersHtml(req)) {
     // Not cacheable: a browser replaying a cached redirect would skip the click count.
     res.writeHead(302, { location: link.url, "cache-control": "private, no-store" });

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Unavailable } from "../answer-pages/unavailable";
 import { urlConfig } from "../config/url-config";
+import type { PreviewCard } from "../answer-pages/preview-card";
 
 /** What a lookup answers with, built once per code rather than once per request. */
 export interface CachedLink {
@@ -14,6 +15,8 @@ export interface CachedLink {
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
+  /** Its preview for link-preview bots (link-answers/preview-card.ts); undefined for most links. */
+  readonly preview: PreviewCard | undefined;
 }
 
 /** The checks of a link that is not plain, from its row. */
@@ -31,9 +34,9 @@ export interface LinkRules {
   exhausted: boolean;
 }
 
-export function cachedLink(url: string, rules?: LinkRules): CachedLink {
+export function cachedLink(url: string, rules?: LinkRules, preview?: PreviewCard): CachedLink {
   const body = JSON.stringify({ url });
-  return { url, body, bodyBytes: Buffer.byteLength(body), rules };
+  return { url, body, bodyBytes: Buffer.byteLength(body), rules, preview };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

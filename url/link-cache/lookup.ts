@@ -6,6 +6,8 @@ import { lookupsShed } from "../metrics";
 import { urlNotifications } from "./notifications";
 import { unavailableAnswer } from "../answer-pages/unavailable";
 import type { DisabledReason } from "../../link-rules/status";
+import { previewCardOf } from "../answer-pages/preview-card";
+import { appMeta } from "encore.dev";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -17,6 +19,9 @@ interface LinkRow {
   deleted: boolean;
   disabled: boolean;
   disabled_reason: DisabledReason | null;
+  preview_title: string | null;
+  preview_description: string | null;
+  preview_image: string | null;
 }
 
 /**
@@ -29,7 +34,8 @@ interface LinkRow {
  */
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
-    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
+    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason,
+    preview_title, preview_description, preview_image
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -76,7 +82,10 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
   let link: CachedLink | undefined;
   try {
     const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
-    if (row) link = cachedLink(row.original_url, rulesOf(row));
+    if (row) {
+      const preview = previewCardOf(row.preview_title, row.preview_description, row.preview_image, `${appMeta().apiBaseUrl}/${fill.code}`);
+      link = cachedLink(row.original_url, rulesOf(row), preview);
+    }
   } finally {
     readsInProgress--;
     urlCache.endFill(fill, link);
