@@ -29,16 +29,18 @@ export function pageMeta(html: string): PageMeta {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
+        if (done) return;
         if (name === "title" && !found.has("<title>")) inTitle = true;
         if (name !== "meta") return;
         const key = (attributes.property ?? attributes.name ?? "").trim().toLowerCase();
         const content = attributes.content;
-        if (key !== "" && content !== undefined && !found.has(key)) found.set(key, content);
+        if (key !== "" && content !== undefined && content.trim() !== "" && !found.has(key)) found.set(key, content);
       },
       ontext(text) {
         if (inTitle) title += text;
       },
       onclosetag(name) {
+        if (done) return;
         if (name === "title" && inTitle) {
           inTitle = false;
           found.set("<title>", title);
@@ -54,7 +56,7 @@ export function pageMeta(html: string): PageMeta {
   const meta: PageMeta = {};
   for (const field of Object.keys(sources) as (keyof PageMeta)[]) {
     for (const source of sources[field]) {
-      const value = found.get(source)?.replace(/\s+/g, " ").trim();
+      const value = found.get(source)?.replace(/\s+/g, " ").trim(); // "" (a <title> of spaces) is none
       if (value) {
         meta[field] = value;
         break;
