@@ -10,14 +10,18 @@ export interface PageServer {
   readonly url: string;
   /** Bytes written to responses the client closed before their end, by path. */
   readonly cutOff: Map<string, number>;
+  /** The paths asked for, in order. */
+  readonly requests: string[];
   close(): Promise<void>;
 }
 
 export async function startPageServer(pages: Record<string, PageHandler>): Promise<PageServer> {
   const cutOff = new Map<string, number>();
+  const requests: string[] = [];
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
+    requests.push(path);
     res.on("close", () => {
       if (!res.writableFinished) cutOff.set(path, res.socket?.bytesWritten ?? -1);
     });
@@ -37,6 +41,7 @@ export async function startPageServer(pages: Record<string, PageHandler>): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     cutOff,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
