@@ -43,7 +43,8 @@ export function PreviewFields({ idPrefix, values, onChange, errorOf }: PreviewFi
     label: previewLabels[`preview.${field}`],
     value: values[field],
     onInput: (e: { currentTarget: HTMLInputElement }) => onChange({ ...values, [field]: e.currentTarget.value }),
-    error: errorOf(`preview.${field}`),
+    // "preview.image must be…" as "Preview image URL must be…".
+    error: errorOf(`preview.${field}`)?.replace(/^preview\.\w+/, previewLabels[`preview.${field}`]) ?? null,
   });
   const refused = (Object.keys(previewLabels) as PreviewField[]).some((field) => errorOf(field) !== null);
   return (
