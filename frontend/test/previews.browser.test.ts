@@ -61,20 +61,37 @@ describe("a link's social preview, in the browser", () => {
     await expect.poll(() => item.count()).toBe(1);
     await item.getByRole("button", { name: `Edit ${code}` }).click();
     await item.getByText("Social preview", { exact: true }).click();
-    await item.getByLabel("Preview image URL").fill("not a url");
+    await item.getByLabel("Image URL").fill("not a url");
     await item.getByRole("button", { name: "Save" }).click();
-    const image = item.getByLabel("Preview image URL");
+    const image = item.getByLabel("Image URL");
     await expect.poll(() => image.getAttribute("aria-invalid")).toBe("true");
-    expect(await item.locator(".field-error").textContent()).toMatch(/^Preview image URL must be an absolute http or https URL/);
+    expect(await item.locator(".field-error").textContent()).toMatch(/^Image URL must be an absolute http or https URL/);
     await screenshot(page, "preview-image-refused");
 
     await image.fill("");
-    await item.getByLabel("Preview description").fill("Read this first");
+    await item.getByLabel("Summary").fill("Read this first");
     await item.getByLabel("Fill the empty fields from the target page when saving").check();
     await screenshot(page, "preview-fields");
     await item.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => item.getByLabel("Preview description").count()).toBe(0); // the form closed
+    await expect.poll(() => item.getByLabel("Summary").count()).toBe(0); // the form closed
     expect(await preview(code)).toEqual({ title: "Target page", description: "Read this first" });
+  });
+
+  test("shortens with a preview from the options; a page that cannot be fetched is said under the short link", async () => {
+    const { page } = browser;
+    await page.goto(`${app.url}/#/`);
+    await page.getByLabel("Long URL").fill("http://127.0.0.1:1/nothing-listens");
+    await page.getByText("Options", { exact: true }).click();
+    await page.getByText("Social preview", { exact: true }).click();
+    await page.getByLabel("Headline").fill("From the form");
+    await page.getByLabel("Fill the empty fields from the target page when saving").check();
+    await page.getByRole("button", { name: "Shorten" }).click();
+    const result = page.getByRole("region", { name: "Your short link" });
+    await expect.poll(() => result.count()).toBe(1);
+    expect(await result.locator(".notice").textContent()).toMatch(/^The preview was not filled from the target page: the page could not be fetched/);
+    await screenshot(page, "preview-not-fetched");
+    const shortUrl = (await result.getByRole("link").first().textContent())!;
+    expect(await preview(shortUrl.split("/").at(-1)!)).toEqual({ title: "From the form" });
   });
 
   test("the form shows the preview; emptying a field clears it", async () => {
@@ -85,8 +102,8 @@ describe("a link's social preview, in the browser", () => {
     await expect.poll(() => item.count()).toBe(1);
     await item.getByRole("button", { name: `Edit ${code}` }).click();
     await item.getByText("Social preview", { exact: true }).click();
-    expect(await item.getByLabel("Preview title").inputValue()).toBe("Target page");
-    await item.getByLabel("Preview description").fill("");
+    expect(await item.getByLabel("Headline").inputValue()).toBe("Target page");
+    await item.getByLabel("Summary").fill("");
     await item.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => preview(code)).toEqual({ title: "Target page" });
     expect(cspViolations).toEqual([]);

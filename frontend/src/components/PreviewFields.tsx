@@ -11,7 +11,7 @@ export interface PreviewValues {
 }
 
 /** The API's names of the fields, with their labels (useApiForm shows a refusal by the field it names). */
-export const previewLabels = { "preview.title": "Preview title", "preview.description": "Preview description", "preview.image": "Preview image URL" } as const;
+export const previewLabels = { "preview.title": "Headline", "preview.description": "Summary", "preview.image": "Image URL" } as const;
 
 type PreviewField = keyof typeof previewLabels;
 
@@ -26,6 +26,21 @@ export function previewChangesOf(before: PreviewValues, after: PreviewValues): P
     if (after[field].trim() !== before[field]) preview[field] = after[field].trim() || null;
   }
   return { ...(Object.keys(preview).length > 0 ? { preview } : {}), ...(after.fetch ? { fetchPreview: true } : {}) };
+}
+
+export const noPreviewValues: PreviewValues = { title: "", description: "", image: "", fetch: false };
+
+/** A new link's preview fields: the empty ones left out. */
+export function newLinkPreview(values: PreviewValues): Pick<links.ShortenRequest, "preview" | "fetchPreview"> {
+  const preview: links.LinkPreview = {};
+  for (const field of ["title", "description", "image"] as const) if (values[field].trim()) preview[field] = values[field].trim();
+  return { ...(Object.keys(preview).length > 0 ? { preview } : {}), ...(values.fetch ? { fetchPreview: true } : {}) };
+}
+
+/** Why the page did not fill the preview, when it was asked to and did not. */
+export function PreviewFetchNotice({ fetch }: { fetch: links.PreviewFetch | undefined }) {
+  if (fetch === undefined || fetch.ok) return null;
+  return <p class="notice">The preview was not filled from the target page: {fetch.reason}.</p>;
 }
 
 interface PreviewFieldsProps {
@@ -43,7 +58,7 @@ export function PreviewFields({ idPrefix, values, onChange, errorOf }: PreviewFi
     label: previewLabels[`preview.${field}`],
     value: values[field],
     onInput: (e: { currentTarget: HTMLInputElement }) => onChange({ ...values, [field]: e.currentTarget.value }),
-    // "preview.image must be…" as "Preview image URL must be…".
+    // "preview.image must be…" as "Image URL must be…".
     error: errorOf(`preview.${field}`)?.replace(/^preview\.\w+/, previewLabels[`preview.${field}`]) ?? null,
   });
   const refused = (Object.keys(previewLabels) as PreviewField[]).some((field) => errorOf(field) !== null);
