@@ -63,6 +63,11 @@ describe("the preview fields", () => {
     expect((await patch(code, { preview: null })).body).not.toHaveProperty("preview");
   });
 
+  test("PATCH with fetchPreview false alone changes nothing: 400", async () => {
+    const code = (await shorten({ url: "https://example.com/nothing" })).body.code as string;
+    expect(await patch(code, { fetchPreview: false })).toMatchObject({ status: 400, body: { message: expect.stringContaining("nothing to change") } });
+  });
+
   test("a link without one has no preview field", async () => {
     const made = await shorten({ url: "https://example.com/none" });
     expect(made.body).not.toHaveProperty("preview");

@@ -44,7 +44,8 @@ const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "descr
  * set nothing a new link could not have. 400 invalid_argument when nothing is to change.
  */
 export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): LinkChangeFields {
-  if (changeable.every((name) => fields[name] === undefined)) {
+  // fetchPreview: false asks for nothing.
+  if (changeable.every((name) => fields[name] === undefined || (name === "fetchPreview" && fields[name] === false))) {
     throw APIError.invalidArgument(`nothing to change: send at least one of ${changeable.join(", ")}`);
   }
   const orNull = <T>(value: T | null | undefined, check: (v: T) => T) => (value === undefined || value === null ? value : check(value));
