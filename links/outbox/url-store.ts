@@ -19,6 +19,12 @@ export interface LinkDetails {
   readonly passwordHash: string | null;
   /** Ids of its workspace's tags it has (tagging/tag-rows.ts made them). */
   readonly tagIds: readonly number[];
+  /** How it redirects (records/redirect-options.ts). */
+  readonly redirectType: number;
+  readonly forwardQuery: boolean;
+  readonly startsAt: Date | null;
+  readonly fallbackUrl: string | null;
+  readonly allowIndexing: boolean;
   /** What GET /:code's card shows link-preview bots. */
   readonly preview: StoredPreview;
 }
@@ -33,6 +39,11 @@ export const plainLink: LinkDetails = Object.freeze({
   maxClicks: null,
   passwordHash: null,
   tagIds: [],
+  redirectType: 302,
+  forwardQuery: true,
+  startsAt: null,
+  fallbackUrl: null,
+  allowIndexing: false,
   preview: noPreview,
 });
 
@@ -76,11 +87,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
       INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-        preview_title, preview_description, preview_image)
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, preview_title, preview_description, preview_image)
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
-        $12::text[], $13::text[], $14::text[])
+          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::text[], $18::text[], $19::text[])
         AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-          preview_title, preview_description, preview_image)
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, preview_title, preview_description, preview_image)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -111,6 +122,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.passwordHash),
     tagged.map((t) => t.code),
     tagged.map((t) => t.tagId),
+    details.map((d) => d.redirectType),
+    details.map((d) => d.forwardQuery),
+    details.map((d) => d.startsAt),
+    details.map((d) => d.fallbackUrl),
+    details.map((d) => d.allowIndexing),
     details.map((d) => d.preview.title),
     details.map((d) => d.preview.description),
     details.map((d) => d.preview.image),

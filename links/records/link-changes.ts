@@ -8,8 +8,8 @@ import { recordLinkEvent } from "../event-outbox/record";
 import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
+import { checkDescription, checkExpiresAt, checkFlag, checkMaxClicks, checkPassword, checkRedirectType, checkStartsAt, checkTitle, type RedirectType } from "./options";
 import { checkPreview, type LinkPreviewChange, type StoredPreview } from "../previews/preview-fields";
-import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
 export interface LinkChangeFields {
@@ -31,13 +31,26 @@ export interface LinkChangeFields {
    * Tags are not what the link does: a change of them alone leaves updatedAt as it was.
    */
   tags?: string[];
+  /** 301, 302, 307 or 308; null: back to 302. */
+  redirectType?: RedirectType | null;
+  /** Whether the short link's query string is added to the target; null: back to true. */
+  forwardQuery?: boolean | null;
+  /** Any instant (one past starts the link at once), or null: no start. */
+  startsAt?: Date | null;
+  /** http(s), checked as `url` is, or null: the link's 404 once expired or out of clicks. */
+  fallbackUrl?: string | null;
+  /** Whether search engines may index the link; null: back to false. */
+  allowIndexing?: boolean | null;
   /** What GET /:code's card shows link-preview bots: a field left out stays, null clears it; null clears all three. */
   preview?: LinkPreviewChange | null;
   /** Fill the preview's fields still empty after this change from the (new) target page; see POST /shorten. */
   fetchPreview?: boolean;
 }
 
-const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags", "preview", "fetchPreview"] as const;
+const changeable = [
+  "url", "expiresAt", "maxClicks", "password", "title", "description", "tags",
+  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing", "preview", "fetchPreview",
+] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
@@ -57,6 +70,11 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     title: orNull(fields.title, checkTitle),
     description: orNull(fields.description, checkDescription),
     tags: fields.tags === undefined ? undefined : checkTagNames(fields.tags),
+    redirectType: orNull(fields.redirectType, checkRedirectType),
+    forwardQuery: orNull(fields.forwardQuery, (v) => checkFlag("forwardQuery", v)),
+    startsAt: orNull(fields.startsAt, (v) => checkStartsAt(v, fields.expiresAt)),
+    fallbackUrl: orNull(fields.fallbackUrl, (v) => checkTarget(v, ownBaseUrl, linkLimits.config.deniedHosts, "fallbackUrl")),
+    allowIndexing: orNull(fields.allowIndexing, (v) => checkFlag("allowIndexing", v)),
     preview: fields.preview === undefined || fields.preview === null ? fields.preview : checkPreview(fields.preview),
     fetchPreview: fields.fetchPreview,
   };
@@ -65,10 +83,10 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
 /**
  * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
- * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
- * every instance drops the code from its cache when this commits. `preview`, when given, is
- * the whole preview to store (the change applied over the row as read, maybe filled from
- * the page: previews/fetch-preview.ts).
+ * expiry, click budget, password, how it redirects or its preview fires the urls eviction
+ * trigger (url migrations 8 and 17), so every instance drops the code from its cache when this
+ * commits. `preview`, when given, is the whole preview to store (the change applied over the
+ * row as read, maybe filled from the page: previews/fetch-preview.ts).
  */
 export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields, preview?: StoredPreview): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
@@ -87,6 +105,11 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
           password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
           title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
           description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+          redirect_type = CASE WHEN ${set(changes.redirectType)} THEN ${changes.redirectType ?? 302}::smallint ELSE redirect_type END,
+          forward_query = CASE WHEN ${set(changes.forwardQuery)} THEN ${changes.forwardQuery ?? true}::bool ELSE forward_query END,
+          starts_at = CASE WHEN ${set(changes.startsAt)} THEN ${changes.startsAt ?? null}::timestamptz ELSE starts_at END,
+          fallback_url = CASE WHEN ${set(changes.fallbackUrl)} THEN ${changes.fallbackUrl ?? null}::text ELSE fallback_url END,
+          allow_indexing = CASE WHEN ${set(changes.allowIndexing)} THEN ${changes.allowIndexing ?? false}::bool ELSE allow_indexing END,
           preview_title = CASE WHEN ${set(preview)} THEN ${preview?.title ?? null}::text ELSE preview_title END,
           preview_description = CASE WHEN ${set(preview)} THEN ${preview?.description ?? null}::text ELSE preview_description END,
           preview_image = CASE WHEN ${set(preview)} THEN ${preview?.image ?? null}::text ELSE preview_image END,

@@ -29,6 +29,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "password-reset",
   "products",
   "reports",
+  "robots.txt",
   "shorten",
   "url",
   "url.cleanupStaleUrls",
