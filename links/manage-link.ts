@@ -10,6 +10,8 @@ import { refuseBannedHost } from "./moderation/host-check";
 import { requireScope } from "../access/scopes";
 import { refuseBannedRuleHosts, withRuleIds } from "./records/redirect-rules";
 import { storedRules } from "../link-rules/redirect-rules";
+import { changedPreview, type PreviewFetch, type StoredPreview } from "./previews/preview-fields";
+import { fillPreview } from "./previews/fetch-preview";
 
 // One link, by the members of its workspace: any member reads it, owners, admins and members
 // change and delete it (access/workspace-roles.ts). Another account's link is 403
@@ -35,6 +37,11 @@ export const getLink = api(
 
 export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
 
+/** The link as changed; with fetchPreview, whether the page filled its preview, or why not. */
+export interface UpdatedLink extends Link {
+  previewFetch?: PreviewFetch;
+}
+
 /**
  * Changes the caller's link: any of url, expiresAt, maxClicks, password, title,
  * description, tags, rules, and how it redirects (redirectType, forwardQuery, startsAt,
@@ -45,7 +52,7 @@ export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
  */
 export const updateLink = api(
   { expose: true, auth: true, method: "PATCH", path: "/links/:code" },
-  async ({ code, ...fields }: UpdateLinkRequest): Promise<Link> => {
+  async ({ code, ...fields }: UpdateLinkRequest): Promise<UpdatedLink> => {
     requireScope("links:write");
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
@@ -55,9 +62,17 @@ export const updateLink = api(
     const link = await changeableLink(await linkRow(code), userID);
     // Rules sent with the ids the link has keep them, and their clicks.
     if (changes.rules) changes.rules = withRuleIds(changes.rules, new Set(storedRules(link.redirect_rules).map((r) => r.id)));
+    let preview: StoredPreview | undefined;
+    let previewFetch: PreviewFetch | undefined;
+    if (changes.preview !== undefined || changes.fetchPreview === true) {
+      preview = changedPreview({ title: link.preview_title, description: link.preview_description, image: link.preview_image }, changes.preview);
+      if (changes.fetchPreview === true) ({ preview, fetch: previewFetch } = await fillPreview(changes.url ?? link.original_url, preview));
+    }
     // Deleted or disabled since it was read: the second read says which.
-    if (!(await applyChanges(code, link.workspace_id!, changes))) await changeableLink(await linkRow(code), userID);
-    return readOwnLink(code, userID);
+    if (!(await applyChanges(code, link.workspace_id!, changes, preview))) await changeableLink(await linkRow(code), userID);
+    const changed: UpdatedLink = await readOwnLink(code, userID);
+    if (previewFetch !== undefined) changed.previewFetch = previewFetch;
+    return changed;
   },
 );
 

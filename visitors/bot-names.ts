@@ -25,6 +25,7 @@ const knownBots: readonly (readonly [name: string, pattern: string])[] = [
   ["redditbot", "redditbot"],
   ["SkypeUriPreview", "skypeuripreview"],
   ["Mastodon", "mastodon"],
+  ["Embedly", "embedly"],
   ["GPTBot", "gptbot|chatgpt-user|oai-searchbot"],
   ["ClaudeBot", "claudebot|claude-user|anthropic-ai"],
   ["PerplexityBot", "perplexity"],

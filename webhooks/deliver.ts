@@ -6,7 +6,7 @@ import { deliveryToSend, recordAttempt } from "./records/delivery-rows";
 import { disableForFailures } from "./sending/disable";
 import { postTo, type AttemptOutcome } from "./sending/post";
 import { signatureHeader, signatureOf } from "./sending/signature";
-import { checkTarget, TargetRefused } from "./sending/target";
+import { checkTarget, TargetRefused } from "../outbound/target";
 import { webhooksConfig } from "./webhooks-config";
 
 /**

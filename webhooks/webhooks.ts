@@ -13,7 +13,7 @@ import {
   type Webhook,
 } from "./records/webhook-rows";
 import { newSecret } from "./sending/signature";
-import { checkTarget, TargetRefused } from "./sending/target";
+import { checkTarget, TargetRefused } from "../outbound/target";
 import { webhooksConfig } from "./webhooks-config";
 
 // A workspace's webhooks: its owner and admins add, change and delete them, its members

@@ -4,6 +4,7 @@ import { liveTagIds } from "../tagging/link-tags";
 import { outboxRelay, type OutboxRow } from "./relay";
 import { linkEventData } from "../event-outbox/link-event-data";
 import type { RedirectRule } from "../../link-rules/redirect-rules";
+import { noPreview, type StoredPreview } from "../previews/preview-fields";
 
 /** What a new link has besides its code and target; null where it has none. */
 export interface LinkDetails {
@@ -27,6 +28,8 @@ export interface LinkDetails {
   readonly allowIndexing: boolean;
   /** Its targeting rules, checked (records/redirect-rules.ts); none when left out. */
   readonly redirectRules?: readonly RedirectRule[] | null;
+  /** What GET /:code's card shows link-preview bots. */
+  readonly preview: StoredPreview;
 }
 
 /** An anonymous link with no options. */
@@ -44,6 +47,7 @@ export const plainLink: LinkDetails = Object.freeze({
   startsAt: null,
   fallbackUrl: null,
   allowIndexing: false,
+  preview: noPreview,
 });
 
 interface PendingInsert {
@@ -86,11 +90,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
       INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules)
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image)
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
-          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::jsonb[])
+          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::jsonb[], $18::text[], $19::text[], $20::text[])
         AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules)
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -127,6 +131,9 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.fallbackUrl),
     details.map((d) => d.allowIndexing),
     details.map((d) => (d.redirectRules?.length ? JSON.stringify(d.redirectRules) : null)),
+    details.map((d) => d.preview.title),
+    details.map((d) => d.preview.description),
+    details.map((d) => d.preview.image),
   );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));

@@ -17,6 +17,8 @@ import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
 import { checkRedirectRules, refuseBannedRuleHosts } from "./redirect-rules";
 import type { RedirectRuleInput } from "../../link-rules/redirect-rules";
+import { changedPreview, checkPreview, noPreview, previewOutput, type LinkPreview, type PreviewFetch } from "../previews/preview-fields";
+import { fillPreview } from "../previews/fetch-preview";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -55,6 +57,14 @@ export interface ShortenItem {
   allowIndexing?: boolean;
   /** Targeting rules, at most 20: the first that matches a click sends it to its url instead (docs/app.md). */
   rules?: RedirectRuleInput[];
+  /** What the link shows where it is shared (GET /:code's card for link-preview bots). */
+  preview?: LinkPreview;
+  /**
+   * Fill the preview's fields left empty from the target page's og:, twitter: and
+   * description meta tags and <title>. A page that cannot be fetched fails nothing: the link
+   * is stored, and `previewFetch` says why.
+   */
+  fetchPreview?: boolean;
 }
 
 export interface ShortenResponse {
@@ -64,6 +74,10 @@ export interface ShortenResponse {
   shortUrl: string;
   /** Public URL of the PNG QR image of `shortUrl`; only when the QR-code extension is on (QR_CODES=on). */
   qrCodeUrl?: string;
+  /** The link's preview, when it has one. */
+  preview?: LinkPreview;
+  /** Only when fetchPreview was asked: whether the page filled the preview, or why not. */
+  previewFetch?: PreviewFetch;
 }
 
 /** An item checked: what is stored, the password still in clear. */
@@ -95,6 +109,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
       maxClicks: item.maxClicks === undefined ? null : checkMaxClicks(item.maxClicks),
       ...checkRedirectOptions(item, baseUrl),
       redirectRules: item.rules == null ? null : checkRedirectRules(item.rules, baseUrl, linkLimits.config.deniedHosts),
+      preview: item.preview === undefined || item.preview === null ? noPreview : changedPreview(noPreview, checkPreview(item.preview)),
     },
   };
 }
@@ -128,12 +143,17 @@ export async function createLink(
   if (checked.details.redirectRules) await refuseBannedRuleHosts(checked.details.redirectRules);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
-  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };
+  // After the limits: a fetch costs the server more than the link does.
+  const filled = item.fetchPreview === true ? await fillPreview(checked.target, checked.details.preview) : undefined;
+  const details: LinkDetails = { ...checked.details, preview: filled?.preview ?? checked.details.preview, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };
   const code =
     checked.alias === null
       ? await storeUnderFreshCode(checked.target, generateCode, details)
       : await storeUnderAlias(checked.alias, checked.target, details);
-  const shortUrl = `${baseUrl}/${code}`;
-  if (!linksConfig.qrCodes) return { code, shortUrl };
-  return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };
+  const answer: ShortenResponse = { code, shortUrl: `${baseUrl}/${code}` };
+  if (linksConfig.qrCodes) answer.qrCodeUrl = qrCodes.publicUrl(qrObjectName(code));
+  const preview = previewOutput(details.preview);
+  if (preview !== undefined) answer.preview = preview;
+  if (filled !== undefined) answer.previewFetch = filled.fetch;
+  return answer;
 }

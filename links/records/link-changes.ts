@@ -11,6 +11,7 @@ import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
 import { checkDescription, checkExpiresAt, checkFlag, checkMaxClicks, checkPassword, checkRedirectType, checkStartsAt, checkTitle, type RedirectType } from "./options";
 import { checkRuleList } from "./redirect-rules";
 import type { RedirectRule, RedirectRuleInput } from "../../link-rules/redirect-rules";
+import { checkPreview, type LinkPreviewChange, type StoredPreview } from "../previews/preview-fields";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
 export interface LinkChangeFields {
@@ -42,6 +43,10 @@ export interface LinkChangeFields {
   fallbackUrl?: string | null;
   /** Whether search engines may index the link; null: back to false. */
   allowIndexing?: boolean | null;
+  /** What GET /:code's card shows link-preview bots: a field left out stays, null clears it; null clears all three. */
+  preview?: LinkPreviewChange | null;
+  /** Fill the preview's fields still empty after this change from the (new) target page; see POST /shorten. */
+  fetchPreview?: boolean;
   /** The link's targeting rules, replacing its list ([] or null: none); a rule sent with an id the link has keeps it. */
   rules?: RedirectRuleInput[] | null;
 }
@@ -53,7 +58,7 @@ export interface CheckedChanges extends Omit<LinkChangeFields, "rules"> {
 
 const changeable = [
   "url", "expiresAt", "maxClicks", "password", "title", "description", "tags",
-  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing", "rules",
+  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing", "rules", "preview", "fetchPreview",
 ] as const;
 
 /**
@@ -61,7 +66,8 @@ const changeable = [
  * set nothing a new link could not have. 400 invalid_argument when nothing is to change.
  */
 export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): CheckedChanges {
-  if (changeable.every((name) => fields[name] === undefined)) {
+  // fetchPreview: false asks for nothing.
+  if (changeable.every((name) => fields[name] === undefined || (name === "fetchPreview" && fields[name] === false))) {
     throw APIError.invalidArgument(`nothing to change: send at least one of ${changeable.join(", ")}`);
   }
   const orNull = <T>(value: T | null | undefined, check: (v: T) => T) => (value === undefined || value === null ? value : check(value));
@@ -79,23 +85,26 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Chec
     fallbackUrl: orNull(fields.fallbackUrl, (v) => checkTarget(v, ownBaseUrl, linkLimits.config.deniedHosts, "fallbackUrl")),
     allowIndexing: orNull(fields.allowIndexing, (v) => checkFlag("allowIndexing", v)),
     rules: fields.rules === undefined || fields.rules === null ? fields.rules : checkRuleList(fields.rules, ownBaseUrl, linkLimits.config.deniedHosts),
+    preview: fields.preview === undefined || fields.preview === null ? fields.preview : checkPreview(fields.preview),
+    fetchPreview: fields.fetchPreview,
   };
 }
 
 /**
  * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
- * expiry, click budget, password or how it redirects fires the urls eviction trigger (url
- * migrations 8 and 17), so
- * every instance drops the code from its cache when this commits.
+ * expiry, click budget, password, how it redirects or its preview fires the urls eviction
+ * trigger (url migrations 8 and 17), so every instance drops the code from its cache when this
+ * commits. `preview`, when given, is the whole preview to store (the change applied over the
+ * row as read, maybe filled from the page: previews/fetch-preview.ts).
  */
-export async function applyChanges(code: string, workspaceId: string, changes: CheckedChanges): Promise<boolean> {
+export async function applyChanges(code: string, workspaceId: string, changes: CheckedChanges, preview?: StoredPreview): Promise<boolean> {
   // Hashed before the UPDATE, so no row stays locked for scrypt's time; tags found or made
   // before it too (ensureTags has a transaction of its own).
   const passwordHash = typeof changes.password === "string" ? await passwords.hash(changes.password) : changes.password;
   const tagIds = changes.tags === undefined ? undefined : await tagIdsOf(workspaceId, changes.tags);
   const set = (value: unknown) => value !== undefined;
-  const linkChanged = changeable.some((name) => name !== "tags" && set(changes[name]));
+  const linkChanged = preview !== undefined || changeable.some((name) => name !== "tags" && name !== "preview" && name !== "fetchPreview" && set(changes[name]));
   await using tx = await db.begin();
   const row = linkChanged
     ? await tx.queryRow<{ id: number }>`
@@ -112,6 +121,9 @@ export async function applyChanges(code: string, workspaceId: string, changes: C
           fallback_url = CASE WHEN ${set(changes.fallbackUrl)} THEN ${changes.fallbackUrl ?? null}::text ELSE fallback_url END,
           allow_indexing = CASE WHEN ${set(changes.allowIndexing)} THEN ${changes.allowIndexing ?? false}::bool ELSE allow_indexing END,
           redirect_rules = CASE WHEN ${set(changes.rules)} THEN ${changes.rules?.length ? JSON.stringify(changes.rules) : null}::jsonb ELSE redirect_rules END,
+          preview_title = CASE WHEN ${set(preview)} THEN ${preview?.title ?? null}::text ELSE preview_title END,
+          preview_description = CASE WHEN ${set(preview)} THEN ${preview?.description ?? null}::text ELSE preview_description END,
+          preview_image = CASE WHEN ${set(preview)} THEN ${preview?.image ?? null}::text ELSE preview_image END,
           updated_at = now()
         WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
         RETURNING id`

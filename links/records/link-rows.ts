@@ -4,6 +4,7 @@ import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
 import { linkStatus, type LinkStatus } from "../../link-rules/status";
 import { storedRules, type RedirectRule } from "../../link-rules/redirect-rules";
+import { previewOutput, type LinkPreview } from "../previews/preview-fields";
 
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
@@ -41,6 +42,8 @@ export interface Link {
   allowIndexing: boolean;
   /** Its targeting rules in order ([] when none): the first that matches a click sends it to the rule's url. */
   rules: RedirectRule[];
+  /** What GET /:code's card shows link-preview bots; when it has one. */
+  preview?: LinkPreview;
 }
 
 /**
@@ -54,7 +57,8 @@ export function linkColumnsOf(table: string): string {
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
   ${table}.workspace_id, ${table}.redirect_type, ${table}.forward_query, ${table}.starts_at, ${table}.fallback_url, ${table}.allow_indexing,
-  ${table}.workspace_id, ${table}.redirect_rules,
+  ${table}.redirect_rules,
+  ${table}.preview_title, ${table}.preview_description, ${table}.preview_image,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -86,6 +90,9 @@ export interface LinkRow {
   starts_at: Date | null;
   fallback_url: string | null;
   allow_indexing: boolean;
+  preview_title: string | null;
+  preview_description: string | null;
+  preview_image: string | null;
 }
 
 /** How a row becomes a Link where it is answered. */
@@ -131,6 +138,8 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   if (row.max_clicks !== null) link.maxClicks = row.max_clicks;
   if (row.starts_at !== null) link.startsAt = row.starts_at;
   if (row.fallback_url !== null) link.fallbackUrl = row.fallback_url;
+  const preview = previewOutput({ title: row.preview_title, description: row.preview_description, image: row.preview_image });
+  if (preview !== undefined) link.preview = preview;
   // A deleted link's image is gone from the bucket (DELETE /links/:code removes it).
   if (view.qrCodeUrl && status !== "deleted") link.qrCodeUrl = view.qrCodeUrl(row.code);
   return link;

@@ -4,6 +4,7 @@ import type { Unavailable } from "../answer-pages/unavailable";
 import type { CachedLink } from "../link-cache/cache";
 import { pageHeaders } from "../answer-pages/pages";
 import { withQuery } from "./query-forwarding";
+import { isPreviewBot } from "../../visitors/preview-bots";
 
 // What GET /:code and POST /:code share of reading a request and writing an answer.
 
@@ -58,6 +59,11 @@ export function sendPage(
  * (link-cache/answer-headers.ts), X-Robots-Tag among them.
  */
 export function sendLink(req: IncomingMessage, res: ServerResponse, link: CachedLink): void {
+  // A link with a preview shows a link-preview bot its card (answer-pages/preview-card.ts), counted as a bot's click.
+  if (link.preview !== undefined && isPreviewBot(rawHeader(req, "user-agent"))) {
+    const card = link.preview.page(link.url);
+    return sendPage(req, res, 200, card.html, card.bytes);
+  }
   sendTarget(req, res, link, prefersHtml(req) ? link.how.redirectType : null);
 }
 

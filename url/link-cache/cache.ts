@@ -3,6 +3,7 @@ import type { Unavailable } from "../answer-pages/unavailable";
 import { urlConfig } from "../config/url-config";
 import { answerHeaders, defaultRedirect, type AnswerHeaders, type RedirectHow } from "./answer-headers";
 import type { TargetRule } from "./targeting-rules";
+import type { PreviewCard } from "../answer-pages/preview-card";
 
 /** What a lookup answers with, built once per code rather than once per request. */
 export interface CachedLink {
@@ -20,6 +21,8 @@ export interface CachedLink {
   readonly how: RedirectHow;
   /** The headers of its redirect (Location its url) and of its JSON answer, built with it. */
   readonly headers: AnswerHeaders;
+  /** Its preview for link-preview bots (link-answers/preview-card.ts); undefined for most links. */
+  readonly preview: PreviewCard | undefined;
 }
 
 /** The checks of a link that is not plain, from its row. */
@@ -43,10 +46,10 @@ export interface LinkRules {
   exhausted: boolean;
 }
 
-export function cachedLink(url: string, rules?: LinkRules, how: RedirectHow = defaultRedirect): CachedLink {
+export function cachedLink(url: string, rules?: LinkRules, how: RedirectHow = defaultRedirect, preview?: PreviewCard): CachedLink {
   const body = JSON.stringify({ url });
   const bodyBytes = Buffer.byteLength(body);
-  return { url, body, bodyBytes, rules, how, headers: answerHeaders(url, bodyBytes, how) };
+  return { url, body, bodyBytes, rules, how, headers: answerHeaders(url, bodyBytes, how), preview };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

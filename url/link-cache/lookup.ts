@@ -8,6 +8,8 @@ import { unavailableAnswer } from "../answer-pages/unavailable";
 import type { DisabledReason } from "../../link-rules/status";
 import { defaultRedirect, type RedirectHow } from "./answer-headers";
 import { compileTargeting } from "./targeting-rules";
+import { previewCardOf } from "../answer-pages/preview-card";
+import { appMeta } from "encore.dev";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -25,6 +27,9 @@ interface LinkRow {
   fallback_url: string | null;
   allow_indexing: boolean;
   redirect_rules: unknown;
+  preview_title: string | null;
+  preview_description: string | null;
+  preview_image: string | null;
 }
 
 /**
@@ -38,7 +43,8 @@ interface LinkRow {
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
     deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason,
-    redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing, redirect_rules
+    redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing, redirect_rules,
+    preview_title, preview_description, preview_image
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -87,7 +93,8 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
     const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
     if (row) {
       const how = howOf(row);
-      link = cachedLink(row.original_url, rulesOf(row, how), how);
+      const preview = previewCardOf(row.preview_title, row.preview_description, row.preview_image, `${appMeta().apiBaseUrl}/${fill.code}`);
+      link = cachedLink(row.original_url, rulesOf(row, how), how, preview);
     }
   } finally {
     readsInProgress--;

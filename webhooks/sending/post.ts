@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import type { CheckedTarget } from "./target";
+import { pinnedLookup } from "../../outbound/pinned-lookup";
+import type { CheckedTarget } from "../../outbound/target";
 
 /** What one attempt got: the receiver's status, or why there was none. */
 export interface AttemptOutcome {
@@ -11,23 +11,19 @@ export interface AttemptOutcome {
 }
 
 /**
- * POSTs `body` to the checked target, connecting to its checked address only (the lookup
- * below answers every question with it), within `timeoutMs` in all. Redirects are not
+ * POSTs `body` to the checked target, connecting to its checked address only
+ * (outbound/pinned-lookup.ts), within `timeoutMs` in all. Redirects are not
  * followed: a 3xx is a failure like any non-2xx. The response body is read and dropped.
  */
 export function postTo(target: CheckedTarget, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
   const started = performance.now();
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   const send = target.url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve) => {
     const done = (statusCode: number | null, error: string | null) =>
       resolve({ statusCode, error, durationMs: Math.round(performance.now() - started) });
     const request = send(target.url, {
       method: "POST",
-      lookup: pinned,
+      lookup: pinnedLookup(target),
       agent: false,
       headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body).toString() },
     });

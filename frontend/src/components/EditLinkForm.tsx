@@ -7,9 +7,10 @@ import { Alert } from "./Alert";
 import { Field } from "./Field";
 import { OptionFields, numberValue, optionLabels, type OptionValues } from "./OptionFields";
 import { TagEditor } from "./TagEditor";
+import { PreviewFields, previewChangesOf, previewLabels, previewValuesOf } from "./PreviewFields";
 import { tagNames } from "../tags";
 
-const labels = { url: "Target URL", password: "Password", tags: "Tags", ...optionLabels } as const;
+const labels = { url: "Target URL", password: "Password", tags: "Tags", ...previewLabels, ...optionLabels } as const;
 
 interface Values extends OptionValues {
   url: string;
@@ -48,6 +49,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
   const [values, setValues] = useState(before);
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
+  const [preview, setPreview] = useState(() => previewValuesOf(link.preview));
   const { busy, formError, errorOf, run } = useApiForm(labels);
   const first = useRef<HTMLDivElement>(null);
   const id = (field: string) => `edit-${link.code}-${field}`;
@@ -56,7 +58,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const changes = changesOf(before, values, password, removePassword);
+    const changes = { ...changesOf(before, values, password, removePassword), ...previewChangesOf(previewValuesOf(link.preview), preview) };
     if (Object.keys(changes).length === 0) return onCancel();
     void run(async () => onSaved(await client.links.updateLink(link.code, changes)));
   };
@@ -97,6 +99,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
           )}
         </div>
       </div>
+      <PreviewFields idPrefix={id("")} values={preview} onChange={setPreview} errorOf={errorOf} />
       <TagEditor id={id("tags")} value={values.tags} onInput={(tags) => setValues({ ...values, tags })} error={errorOf("tags")} />
       {formError && <Alert>{formError}</Alert>}
       <div class="actions">

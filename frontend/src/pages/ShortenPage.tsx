@@ -6,13 +6,14 @@ import { CopyButton } from "../components/CopyButton";
 import { Field } from "../components/Field";
 import { WorkspacePicker } from "../components/WorkspacePicker";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
+import { PreviewFetchNotice, PreviewFields, newLinkPreview, noPreviewValues, previewLabels } from "../components/PreviewFields";
 import { useApiForm } from "../form";
 import { href } from "../router";
 import { useSession } from "../session";
 import { useWorkspaceChoice } from "../workspaces/chosen";
 import { mayDo } from "../workspaces/roles";
 
-const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
+const labels = { url: "Long URL", alias: "Alias", password: "Password", ...previewLabels, ...optionLabels } as const;
 
 export function ShortenPage() {
   const session = useSession();
@@ -22,6 +23,7 @@ export function ShortenPage() {
   const [alias, setAlias] = useState("");
   const [password, setPassword] = useState("");
   const [options, setOptions] = useState<OptionValues>(noOptions);
+  const [preview, setPreview] = useState(noPreviewValues);
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [result, setResult] = useState<links.ShortenResponse | null>(null);
   const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
@@ -35,7 +37,7 @@ export function ShortenPage() {
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
     const request = session
-      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), workspaceId: workspace?.id }
+      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), ...newLinkPreview(preview), workspaceId: workspace?.id }
       : { url: longUrl };
     const done = await run(async () => setResult(await client.links.shorten(request)));
     if (!done) return setResult(null);
@@ -43,6 +45,7 @@ export function ShortenPage() {
     setAlias("");
     setPassword("");
     setOptions(noOptions);
+    setPreview(noPreviewValues);
   };
 
   return (
@@ -99,6 +102,7 @@ export function ShortenPage() {
                 />
                 <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
               </div>
+              <PreviewFields idPrefix="new-" values={preview} onChange={setPreview} errorOf={errorOf} />
             </details>
           )}
         </form>
@@ -116,6 +120,7 @@ function ShortLink({ result }: { result: links.ShortenResponse }) {
       <p class="short-link">
         <a href={result.shortUrl}>{result.shortUrl}</a> <CopyButton text={result.shortUrl} />
       </p>
+      <PreviewFetchNotice fetch={result.previewFetch} />
       {result.qrCodeUrl && <img class="qr" src={result.qrCodeUrl} alt={`QR code for ${result.shortUrl}`} width={164} height={164} />}
       <p>
         <a href={href.stats(result.code)}>See its clicks</a>

@@ -2,14 +2,14 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { isNonPublicAddress } from "./address-ranges";
 
-/** A webhook URL and the one address its deliveries may connect to. */
+/** A URL and the one address a request to it may connect to (pinned-lookup.ts). */
 export interface CheckedTarget {
   readonly url: URL;
   readonly address: string;
   readonly family: 4 | 6;
 }
 
-/** Why a webhook URL is refused: said to the caller (400) or logged as an attempt's error. */
+/** Why a URL is refused: said to the caller (a webhook's 400, a preview not fetched) or logged as an attempt's error. */
 export class TargetRefused extends Error {
   constructor(message: string) {
     super(message);
@@ -20,7 +20,7 @@ export class TargetRefused extends Error {
 export interface TargetRules {
   /** The app's own base URL (PUBLIC_BASE_URL): never a target. */
   readonly ownBaseUrl: string;
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+  /** Whether non-public addresses may be reached (WEBHOOK_ALLOW_PRIVATE_TARGETS, PREVIEW_ALLOW_PRIVATE_TARGETS): tests, an intranet. */
   readonly allowPrivate: boolean;
 }
 
@@ -39,8 +39,9 @@ export function parseTarget(input: string): URL {
 
 /**
  * Resolves the URL's host and checks every address it has: the app's own host is refused
- * always (a webhook to itself would loop), a non-public address unless allowed. Deliveries
- * connect to the address returned, and only to it (post.ts), so a name that resolves
+ * always (a webhook to itself would loop, a fetch of itself reads its own pages), a non-public
+ * address unless allowed. Requests connect to the address returned, and only to it
+ * (pinned-lookup.ts), so a name that resolves
  * elsewhere a moment later (DNS rebinding) changes nothing.
  */
 export async function checkTarget(input: string, rules: TargetRules): Promise<CheckedTarget> {
@@ -55,7 +56,7 @@ export async function checkTarget(input: string, rules: TargetRules): Promise<Ch
     const refused = addresses.find((a) => isNonPublicAddress(a.address));
     if (refused) {
       throw new TargetRefused(
-        `url's host ${host} is ${refused.address === host ? "" : `at ${refused.address}, `}a loopback, private or otherwise non-public address: webhooks reach public hosts only`,
+        `url's host ${host} is ${refused.address === host ? "" : `at ${refused.address}, `}a loopback, private or otherwise non-public address: only public hosts are reached`,
       );
     }
   }
