@@ -18,6 +18,8 @@ export interface LinkDetails {
   readonly passwordHash: string | null;
   /** Ids of its workspace's tags it has (tagging/tag-rows.ts made them). */
   readonly tagIds: readonly number[];
+  /** The verified custom domain it answers on; null or absent: the default host. */
+  readonly domain?: string | null;
 }
 
 /** An anonymous link with no options. */
@@ -71,9 +73,9 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const tagged = entries.flatMap((e) => e.details.tagIds.map((tagId) => ({ code: e.code, tagId })));
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
-      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[])
-        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash)
+      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, domain)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $12::text[])
+        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, domain)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -104,6 +106,7 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.passwordHash),
     tagged.map((t) => t.code),
     tagged.map((t) => t.tagId),
+    details.map((d) => d.domain ?? null),
   );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));

@@ -14,6 +14,8 @@ import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPass
 import { refuseBannedHost } from "../moderation/host-check";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
+import { verifiedDomainFor } from "./link-domain";
+import { shortUrlOf } from "../shortening/short-url";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -40,12 +42,18 @@ export interface ShortenItem {
    * name the workspace has no tag by, in any case, becomes a new tag.
    */
   tags?: string[];
+  /**
+   * A verified custom domain of the link's workspace (its host): the link answers there
+   * only, and its shortUrl is https://<domain>/<code>. 400 when the workspace has no
+   * verified domain by that name.
+   */
+  domain?: string;
 }
 
 export interface ShortenResponse {
   /** The short code: 6 random characters, or the alias. */
   code: string;
-  /** The absolute short link: the service's public address and the code. */
+  /** The absolute short link: the service's public address and the code, or https://<domain>/<code> on a custom domain. */
   shortUrl: string;
   /** Public URL of the PNG QR image of `shortUrl`; only when the QR-code extension is on (QR_CODES=on). */
   qrCodeUrl?: string;
@@ -107,14 +115,15 @@ export async function createLink(
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
+  const domain = item.domain === undefined ? null : await verifiedDomainFor(workspaceId, item.domain);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
-  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };
+  const details: LinkDetails = { ...checked.details, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds, domain };
   const code =
     checked.alias === null
       ? await storeUnderFreshCode(checked.target, generateCode, details)
       : await storeUnderAlias(checked.alias, checked.target, details);
-  const shortUrl = `${baseUrl}/${code}`;
+  const shortUrl = shortUrlOf(code, domain, baseUrl);
   if (!linksConfig.qrCodes) return { code, shortUrl };
   return { code, shortUrl, qrCodeUrl: qrCodes.publicUrl(qrObjectName(code)) };
 }

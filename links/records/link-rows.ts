@@ -1,4 +1,5 @@
 import { appMeta } from "encore.dev";
+import { shortUrlOf } from "../shortening/short-url";
 import { linksConfig } from "../links-config";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
@@ -7,8 +8,10 @@ import { linkStatus, type LinkStatus } from "../../link-rules/status";
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
   code: string;
-  /** The absolute short link: the service's public address and the code. */
+  /** The absolute short link: the service's public address and the code, or on its custom domain https://<domain>/<code>. */
   shortUrl: string;
+  /** The custom domain it answers on (only there); absent: the service's own address. */
+  domain?: string;
   originalUrl: string;
   title?: string;
   description?: string;
@@ -40,7 +43,7 @@ export function linkColumnsOf(table: string): string {
   return `${table}.id, ${table}.code, ${table}.original_url, ${table}.title, ${table}.description, ${table}.clicks,
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
-  ${table}.workspace_id,
+  ${table}.workspace_id, ${table}.domain,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -64,6 +67,7 @@ export interface LinkRow {
   disabled_at: Date | null;
   created_by: string | null;
   workspace_id: string | null;
+  domain: string | null;
   tags: string[];
 }
 
@@ -91,7 +95,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   );
   const link: Link = {
     code: row.code,
-    shortUrl: `${view.baseUrl}/${row.code}`,
+    shortUrl: shortUrlOf(row.code, row.domain, view.baseUrl),
     originalUrl: row.original_url,
     clicks,
     createdAt: row.created_at,
@@ -99,6 +103,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     status,
     tags: row.tags,
   };
+  if (row.domain !== null) link.domain = row.domain;
   if (row.title !== null) link.title = row.title;
   if (row.description !== null) link.description = row.description;
   if (row.updated_at !== null) link.updatedAt = row.updated_at;

@@ -14,6 +14,8 @@ export interface CachedLink {
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
+  /** The custom domain it answers on, only there; null: the default host (domains/on-host.ts). */
+  readonly domain: string | null;
 }
 
 /** The checks of a link that is not plain, from its row. */
@@ -31,9 +33,9 @@ export interface LinkRules {
   exhausted: boolean;
 }
 
-export function cachedLink(url: string, rules?: LinkRules): CachedLink {
+export function cachedLink(url: string, rules?: LinkRules, domain: string | null = null): CachedLink {
   const body = JSON.stringify({ url });
-  return { url, body, bodyBytes: Buffer.byteLength(body), rules };
+  return { url, body, bodyBytes: Buffer.byteLength(body), rules, domain };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

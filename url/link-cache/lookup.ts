@@ -17,6 +17,7 @@ interface LinkRow {
   deleted: boolean;
   disabled: boolean;
   disabled_reason: DisabledReason | null;
+  domain: string | null;
 }
 
 /**
@@ -29,7 +30,7 @@ interface LinkRow {
  */
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
-    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason
+    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason, domain
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -76,7 +77,7 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
   let link: CachedLink | undefined;
   try {
     const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
-    if (row) link = cachedLink(row.original_url, rulesOf(row));
+    if (row) link = cachedLink(row.original_url, rulesOf(row), row.domain);
   } finally {
     readsInProgress--;
     urlCache.endFill(fill, link);

@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CachedLink } from "../link-cache/cache";
+import { linkOf } from "../link-cache/lookup";
+import { urlNotifications } from "../link-cache/notifications";
+import { urlConfig } from "../config/url-config";
+import { rawHeader, sendJson } from "./http";
+import { notFound } from "../answer-pages/unavailable";
+import { customDomains } from "../domains/custom-domains";
+import type { CustomDomain } from "../domains/domain-set";
+
+/**
+ * The host a request was sent to, lower case, without port or trailing dot: the Host
+ * header, or behind a trusted proxy (TRUST_PROXY=on) the first X-Forwarded-Host when it
+ * sends one (a proxy that rewrites Host for its upstream keeps the visitor's there).
+ */
+export function requestHost(req: IncomingMessage, trustProxy: boolean = urlConfig.trustProxy): string | undefined {
+  const forwarded = trustProxy ? rawHeader(req, "x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const raw = forwarded || rawHeader(req, "host");
+  if (!raw) return undefined;
+  const end = raw.startsWith("[") ? raw.indexOf("]") + 1 : raw.indexOf(":");
+  return (end > 0 ? raw.slice(0, end) : raw).toLowerCase().replace(/\.$/, "");
+}
+
+/** The verified custom domain a request was sent to; null: the default host (any other name). */
+export function requestDomain(req: IncomingMessage, domains: ReadonlyMap<string, CustomDomain>): CustomDomain | null {
+  if (domains.size === 0) return null;
+  const host = requestHost(req);
+  return host === undefined ? null : (domains.get(host) ?? null);
+}
+
+/** The set of domains, read first (after the listening connection's first attempt, so no change is missed) when it never was. */
+export function domainsNow(): ReadonlyMap<string, CustomDomain> | Promise<ReadonlyMap<string, CustomDomain>> {
+  return customDomains.current ?? urlNotifications.start().then(() => customDomains.loaded());
+}
+
+type Answer = (req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink) => void | Promise<void>;
+
+/**
+ * GET /:code when the instance has custom domains or the link has one: a code answers
+ * only on its link's host (a link with a domain on that domain, a link without one on any
+ * other host); anywhere else it is unknown, as if no link had it. Codes are unique over
+ * the whole table, so the cache, keyed by code, holds one link per code whatever the host.
+ */
+export function answerOnHost(req: IncomingMessage, res: ServerResponse, code: string, cached: CachedLink | undefined, answer: Answer): void | Promise<void> {
+  const domains = domainsNow();
+  if (domains instanceof Promise) return domains.then(() => answerOnHost(req, res, code, cached, answer));
+  const domain = requestDomain(req, domains);
+  const host = domain === null ? null : domain.host;
+  if (cached !== undefined) return cached.domain === host ? answer(req, res, code, cached) : sendUnknownCode(req, res, domain);
+  return linkOf(code).then((link) => (link !== undefined && link.domain === host ? answer(req, res, code, link) : sendUnknownCode(req, res, domain)));
+}
+
+/** Whether `link` answers on the host `req` was sent to (POST /:code's check). */
+export async function isOnItsHost(req: IncomingMessage, link: CachedLink): Promise<boolean> {
+  const domain = requestDomain(req, await domainsNow());
+  return link.domain === (domain === null ? null : domain.host);
+}
+
+/** A code no link answers on this host: the domain's not-found URL (302) when it has one, else the 404. */
+export function sendUnknownCode(req: IncomingMessage, res: ServerResponse, domain: CustomDomain | null): void {
+  if (domain !== null && domain.notFoundUrl !== null) {
+    res.writeHead(302, { location: domain.notFoundUrl, "cache-control": "private, no-store" });
+    res.end();
+    return;
+  }
+  sendJson(req, res, 404, notFound.body, notFound.bodyBytes);
+}
