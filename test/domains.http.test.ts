@@ -149,6 +149,12 @@ describe("custom domains", () => {
     await expect.poll(async () => (await onHost(one, "/nosuchcode")).location).toBe("https://example.com/missing");
     expect((await onHost(one, `/${plain.code}`)).location).toBe("https://example.com/missing");
     expect((await onHost(two, "/nosuchcode")).status).toBe(404);
+    // / is the domain's: its root URL, or its own page; anywhere else the front end's page.
+    expect((await onHost(one, "/")).location).toBe("https://example.com/home");
+    const page = await onHost(two, "/");
+    expect([page.status, page.body.toString()]).toEqual([200, expect.stringContaining(two.toLowerCase())]);
+    const frontEnd = await onHost("sho.rt", "/");
+    expect([frontEnd.status, frontEnd.body.toString()]).toEqual([200, expect.stringContaining('<script type="module"')]);
 
     // The list, and removal: refused while a link uses the domain.
     const domains = ok(await call("GET", ws, { token })).domains as { host: string; rootUrl?: string }[];

@@ -3,28 +3,16 @@ import type { CachedLink } from "../link-cache/cache";
 import { linkOf } from "../link-cache/lookup";
 import { urlNotifications } from "../link-cache/notifications";
 import { urlConfig } from "../config/url-config";
-import { rawHeader, sendJson } from "./http";
+import { sendJson } from "./http";
+import { requestHost } from "../../link-rules/request-host";
 import { notFound } from "../answer-pages/unavailable";
 import { customDomains } from "../domains/custom-domains";
 import type { CustomDomain } from "../domains/domain-set";
 
-/**
- * The host a request was sent to, lower case, without port or trailing dot: the Host
- * header, or behind a trusted proxy (TRUST_PROXY=on) the first X-Forwarded-Host when it
- * sends one (a proxy that rewrites Host for its upstream keeps the visitor's there).
- */
-export function requestHost(req: IncomingMessage, trustProxy: boolean = urlConfig.trustProxy): string | undefined {
-  const forwarded = trustProxy ? rawHeader(req, "x-forwarded-host")?.split(",")[0]?.trim() : undefined;
-  const raw = forwarded || rawHeader(req, "host");
-  if (!raw) return undefined;
-  const end = raw.startsWith("[") ? raw.indexOf("]") + 1 : raw.indexOf(":");
-  return (end > 0 ? raw.slice(0, end) : raw).toLowerCase().replace(/\.$/, "");
-}
-
 /** The verified custom domain a request was sent to; null: the default host (any other name). */
 export function requestDomain(req: IncomingMessage, domains: ReadonlyMap<string, CustomDomain>): CustomDomain | null {
   if (domains.size === 0) return null;
-  const host = requestHost(req);
+  const host = requestHost(req, urlConfig.trustProxy);
   return host === undefined ? null : (domains.get(host) ?? null);
 }
 
