@@ -87,10 +87,10 @@ export function deniedEntryFor(hostname: string, deniedHosts: readonly string[])
 }
 
 /** Refuses a target URL (absolute, WHATWG-normalised) whose host is denied. */
-export function checkTargetHost(href: string, deniedHosts: readonly string[]): void {
+export function checkTargetHost(href: string, deniedHosts: readonly string[], field = "url"): void {
   const denied = deniedEntryFor(new URL(href).hostname, deniedHosts);
   if (denied !== undefined) {
-    throw APIError.invalidArgument(`url must not point at ${denied} or its subdomains: this service does not link there`);
+    throw APIError.invalidArgument(`${field} must not point at ${denied} or its subdomains: this service does not link there`);
   }
 }
 

@@ -16,7 +16,7 @@ export interface ListLinksRequest {
   q?: Query<string & MaxLen<2048>>;
   // A GET's fields are query parameters unless said otherwise: Query<"a" | "b"> would name
   // the parameter "a" | "b" rather than give its values.
-  /** active, inactive (expired, exhausted or disabled), or all (the default). Deleted links are never listed. */
+  /** active, inactive (scheduled, expired, exhausted or disabled), or all (the default). Deleted links are never listed. */
   status?: LinkStatusFilter;
   /** newest first (the default), or most clicked first. */
   sort?: LinkSort;

@@ -35,7 +35,8 @@ export interface UpdateLinkRequest extends LinkParams, LinkChangeFields {}
 
 /**
  * Changes the caller's link: any of url, expiresAt, maxClicks, password, title,
- * description (null clears), checked as POST /shorten checks them; answers the link as
+ * description, tags, and how it redirects (redirectType, forwardQuery, startsAt,
+ * fallbackUrl, allowIndexing) (null clears, or restores the default), checked as POST /shorten checks them; answers the link as
  * changed. A deleted link is 404 "link deleted"; one a moderator disabled is 400
  * failed_precondition. Every instance stops answering from its cache at once (see
  * links/link-changes.ts). Publishes nothing.
@@ -47,6 +48,7 @@ export const updateLink = api(
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
     if (changes.url !== undefined) await refuseBannedHost(changes.url);
+    if (typeof changes.fallbackUrl === "string") await refuseBannedHost(changes.fallbackUrl);
     const link = await changeableLink(await linkRow(code), userID);
     // Deleted or disabled since it was read: the second read says which.
     if (!(await applyChanges(code, link.workspace_id!, changes))) await changeableLink(await linkRow(code), userID);

@@ -11,7 +11,7 @@ export interface ListAllLinksRequest {
   host?: Query<string & MaxLen<253>>;
   /** Only links made by this account: its user id, or its email in any case. */
   creator?: Query<string & MaxLen<254>>;
-  /** all (the default, deleted links too), active, inactive (expired, exhausted or disabled), disabled, or deleted. */
+  /** all (the default, deleted links too), active, inactive (scheduled, expired, exhausted or disabled), disabled, or deleted. */
   status?: "all" | "active" | "inactive" | "disabled" | "deleted";
   /** Only links with open reports. */
   reported?: Query<boolean>;

@@ -72,7 +72,7 @@ describe("GET /links", () => {
     const { links, nextCursor } = await list(ada);
     expect(nextCursor).toBeUndefined();
     expect(links).toEqual([
-      { code: second, shortUrl: `https://sho.rt/${second}`, originalUrl: "https://example.com/second", clicks: 0, createdAt: expect.any(String), hasPassword: false, status: "active", tags: [], recentClicks: Array<number>(14).fill(0) },
+      { code: second, shortUrl: `https://sho.rt/${second}`, originalUrl: "https://example.com/second", clicks: 0, createdAt: expect.any(String), hasPassword: false, status: "active", tags: [], redirectType: 302, forwardQuery: true, allowIndexing: false, recentClicks: Array<number>(14).fill(0) },
       expect.objectContaining({ code: first }),
     ]);
   });
@@ -169,7 +169,7 @@ describe("GET /links/:code", () => {
     const got = await call("GET", `/links/${code}`, { token: ada });
     expect(got).toEqual({
       status: 200,
-      body: { code, shortUrl: `https://sho.rt/${code}`, originalUrl: "https://example.com/one", clicks: 1, createdAt: expect.any(String), hasPassword: false, status: "active", tags: [] },
+      body: { code, shortUrl: `https://sho.rt/${code}`, originalUrl: "https://example.com/one", clicks: 1, createdAt: expect.any(String), hasPassword: false, status: "active", tags: [], redirectType: 302, forwardQuery: true, allowIndexing: false },
     });
     expect(await call("GET", `/links/${code}`, { token: bob })).toMatchObject({ status: 403, body: { code: "permission_denied" } });
     expect(await call("GET", "/links/zzzzzz", { token: ada })).toMatchObject({ status: 404, body: { code: "not_found", message: "url not found" } });

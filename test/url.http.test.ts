@@ -68,9 +68,9 @@ describe("GET /:code", () => {
     expect(await res.json()).toEqual({ code: "not_found", message: "url not found", details: null });
   });
 
-  test("a query string on the short link is ignored", async () => {
+  test("a query string on the short link finds the link, and is added to its url (forwardQuery, on by default)", async () => {
     const { code } = await shorten("https://example.com/q");
-    expect(await (await fetch(`${server.url}/${code}?utm_source=mail`)).json()).toEqual({ url: "https://example.com/q" });
+    expect(await (await fetch(`${server.url}/${code}?utm_source=mail`)).json()).toEqual({ url: "https://example.com/q?utm_source=mail" });
   });
 });
 

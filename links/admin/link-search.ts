@@ -8,7 +8,7 @@ import { linkColumnsOf, type LinkRow } from "../records/link-rows";
 // /admin/links): anonymous links and every workspace's. Each filter is a condition an index
 // of url migration 14 (or an earlier one) answers, so a page stays fast over a million links.
 
-/** all (deleted ones too), active, inactive (expired, exhausted or disabled), disabled, or deleted. */
+/** all (deleted ones too), active, inactive (scheduled, expired, exhausted or disabled), disabled, or deleted. */
 export type AdminLinkStatus = "all" | "active" | "inactive" | "disabled" | "deleted";
 
 export interface AdminLinkQuery {
@@ -32,7 +32,8 @@ export interface AdminLinkRow extends LinkRow {
   open_reports: number;
 }
 
-const active = `(u.disabled_at IS NULL AND (u.expires_at IS NULL OR u.expires_at > $now) AND (u.max_clicks IS NULL OR u.clicks < u.max_clicks))`;
+const active = `(u.disabled_at IS NULL AND (u.expires_at IS NULL OR u.expires_at > $now) AND (u.max_clicks IS NULL OR u.clicks < u.max_clicks)
+  AND (u.starts_at IS NULL OR u.starts_at <= $now))`;
 
 const statusConditions: Record<AdminLinkStatus, string | null> = {
   all: null,
@@ -73,7 +74,10 @@ export function adminLinkRows(query: AdminLinkQuery): Promise<AdminLinkRow[]> {
   }
   if (query.creator !== undefined) conditions.push(`u.created_by = ${param(query.creator)}`);
   const status = statusConditions[query.status];
-  if (status !== null) conditions.push(status.replace("$now", () => `${param(query.now)}::timestamptz`));
+  if (status !== null) {
+    const now = `${param(query.now)}::timestamptz`;
+    conditions.push(status.replaceAll("$now", () => now));
+  }
   if (query.after !== undefined) {
     const p = param(position(query.after));
     conditions.push(after.replaceAll("$after", () => p));

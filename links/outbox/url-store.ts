@@ -18,6 +18,12 @@ export interface LinkDetails {
   readonly passwordHash: string | null;
   /** Ids of its workspace's tags it has (tagging/tag-rows.ts made them). */
   readonly tagIds: readonly number[];
+  /** How it redirects (records/redirect-options.ts). */
+  readonly redirectType: number;
+  readonly forwardQuery: boolean;
+  readonly startsAt: Date | null;
+  readonly fallbackUrl: string | null;
+  readonly allowIndexing: boolean;
   /** The verified custom domain it answers on; null or absent: the default host. */
   readonly domain?: string | null;
 }
@@ -32,6 +38,11 @@ export const plainLink: LinkDetails = Object.freeze({
   maxClicks: null,
   passwordHash: null,
   tagIds: [],
+  redirectType: 302,
+  forwardQuery: true,
+  startsAt: null,
+  fallbackUrl: null,
+  allowIndexing: false,
 });
 
 interface PendingInsert {
@@ -73,9 +84,12 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const tagged = entries.flatMap((e) => e.details.tagIds.map((tagId) => ({ code: e.code, tagId })));
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
-      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, domain)
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $12::text[])
-        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, domain)
+      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, domain)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
+          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::text[])
+        AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, domain)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -106,6 +120,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.passwordHash),
     tagged.map((t) => t.code),
     tagged.map((t) => t.tagId),
+    details.map((d) => d.redirectType),
+    details.map((d) => d.forwardQuery),
+    details.map((d) => d.startsAt),
+    details.map((d) => d.fallbackUrl),
+    details.map((d) => d.allowIndexing),
     details.map((d) => d.domain ?? null),
   );
   outboxRelay.relay(rows);

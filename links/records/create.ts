@@ -10,7 +10,8 @@ import { storeUnderAlias } from "../shortening/alias-code";
 import { generateCode } from "../../link-rules/codes";
 import { storeUnderFreshCode } from "../shortening/fresh-code";
 import { checkTarget } from "../shortening/target";
-import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle, type RedirectType } from "./options";
+import { checkRedirectOptions } from "./redirect-options";
 import { refuseBannedHost } from "../moderation/host-check";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
@@ -42,6 +43,16 @@ export interface ShortenItem {
    * name the workspace has no tag by, in any case, becomes a new tag.
    */
   tags?: string[];
+  /** The status of a browser's redirect: 301 or 308 (permanent), 302 (the default) or 307. API clients get `{"url"}` whatever it is. */
+  redirectType?: RedirectType;
+  /** Whether the short link's query string is added to the target's (its own parameters win); true by default. */
+  forwardQuery?: boolean;
+  /** Before this instant the link answers 404 "link not active yet"; before expiresAt when both are set. */
+  startsAt?: Date;
+  /** Where the link sends visitors once expired or out of clicks, instead of its 404 (those clicks are not counted): http(s), checked as `url` is. */
+  fallbackUrl?: string;
+  /** Whether search engines may index the link; false by default: every answer carries X-Robots-Tag: noindex. */
+  allowIndexing?: boolean;
   /**
    * A verified custom domain of the link's workspace (its host): the link answers there
    * only, and its shortUrl is https://<domain>/<code>. 400 when the workspace has no
@@ -86,6 +97,7 @@ export function checkItem(item: ShortenItem, creator: LinkCreator, baseUrl: stri
       description: item.description === undefined ? null : checkDescription(item.description),
       expiresAt: item.expiresAt === undefined ? null : checkExpiresAt(item.expiresAt),
       maxClicks: item.maxClicks === undefined ? null : checkMaxClicks(item.maxClicks),
+      ...checkRedirectOptions(item, baseUrl),
     },
   };
 }
@@ -115,6 +127,7 @@ export async function createLink(
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl, workspaceId);
   await refuseBannedHost(checked.target);
+  if (checked.details.fallbackUrl !== null) await refuseBannedHost(checked.details.fallbackUrl);
   const domain = item.domain === undefined ? null : await verifiedDomainFor(workspaceId, item.domain);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);

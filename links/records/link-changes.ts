@@ -8,7 +8,7 @@ import { recordLinkEvent } from "../event-outbox/record";
 import { replaceLinkTags } from "../tagging/link-tags";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags, lockWorkspaceTags } from "../tagging/tag-rows";
-import { checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "./options";
+import { checkDescription, checkExpiresAt, checkFlag, checkMaxClicks, checkPassword, checkRedirectType, checkStartsAt, checkTitle, type RedirectType } from "./options";
 
 /** What PATCH /links/:code may change: a field left out stays, null clears it. */
 export interface LinkChangeFields {
@@ -30,9 +30,22 @@ export interface LinkChangeFields {
    * Tags are not what the link does: a change of them alone leaves updatedAt as it was.
    */
   tags?: string[];
+  /** 301, 302, 307 or 308; null: back to 302. */
+  redirectType?: RedirectType | null;
+  /** Whether the short link's query string is added to the target; null: back to true. */
+  forwardQuery?: boolean | null;
+  /** Any instant (one past starts the link at once), or null: no start. */
+  startsAt?: Date | null;
+  /** http(s), checked as `url` is, or null: the link's 404 once expired or out of clicks. */
+  fallbackUrl?: string | null;
+  /** Whether search engines may index the link; null: back to false. */
+  allowIndexing?: boolean | null;
 }
 
-const changeable = ["url", "expiresAt", "maxClicks", "password", "title", "description", "tags"] as const;
+const changeable = [
+  "url", "expiresAt", "maxClicks", "password", "title", "description", "tags",
+  "redirectType", "forwardQuery", "startsAt", "fallbackUrl", "allowIndexing",
+] as const;
 
 /**
  * The fields checked as creating a link checks them (the URL normalised), so an edit can
@@ -51,13 +64,19 @@ export function checkChanges(fields: LinkChangeFields, ownBaseUrl: string): Link
     title: orNull(fields.title, checkTitle),
     description: orNull(fields.description, checkDescription),
     tags: fields.tags === undefined ? undefined : checkTagNames(fields.tags),
+    redirectType: orNull(fields.redirectType, checkRedirectType),
+    forwardQuery: orNull(fields.forwardQuery, (v) => checkFlag("forwardQuery", v)),
+    startsAt: orNull(fields.startsAt, (v) => checkStartsAt(v, fields.expiresAt)),
+    fallbackUrl: orNull(fields.fallbackUrl, (v) => checkTarget(v, ownBaseUrl, linkLimits.config.deniedHosts, "fallbackUrl")),
+    allowIndexing: orNull(fields.allowIndexing, (v) => checkFlag("allowIndexing", v)),
   };
 }
 
 /**
  * Applies checked changes to the link of `workspaceId`, unless it is deleted or disabled meanwhile;
  * resolves false when no row was changed (the caller finds out why). A change of the URL,
- * expiry, click budget or password fires the urls eviction trigger (url migration 8), so
+ * expiry, click budget, password or how it redirects fires the urls eviction trigger (url
+ * migrations 8 and 17), so
  * every instance drops the code from its cache when this commits.
  */
 export async function applyChanges(code: string, workspaceId: string, changes: LinkChangeFields): Promise<boolean> {
@@ -77,6 +96,11 @@ export async function applyChanges(code: string, workspaceId: string, changes: L
           password_hash = CASE WHEN ${set(passwordHash)} THEN ${passwordHash ?? null}::text ELSE password_hash END,
           title = CASE WHEN ${set(changes.title)} THEN ${changes.title ?? null}::text ELSE title END,
           description = CASE WHEN ${set(changes.description)} THEN ${changes.description ?? null}::text ELSE description END,
+          redirect_type = CASE WHEN ${set(changes.redirectType)} THEN ${changes.redirectType ?? 302}::smallint ELSE redirect_type END,
+          forward_query = CASE WHEN ${set(changes.forwardQuery)} THEN ${changes.forwardQuery ?? true}::bool ELSE forward_query END,
+          starts_at = CASE WHEN ${set(changes.startsAt)} THEN ${changes.startsAt ?? null}::timestamptz ELSE starts_at END,
+          fallback_url = CASE WHEN ${set(changes.fallbackUrl)} THEN ${changes.fallbackUrl ?? null}::text ELSE fallback_url END,
+          allow_indexing = CASE WHEN ${set(changes.allowIndexing)} THEN ${changes.allowIndexing ?? false}::bool ELSE allow_indexing END,
           updated_at = now()
         WHERE code = ${code} AND workspace_id = ${workspaceId} AND deleted_at IS NULL AND disabled_at IS NULL
         RETURNING id`

@@ -46,7 +46,8 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
        AND ($3::text = 'all' OR ($3::text = 'active') = (
          disabled_at IS NULL
          AND (expires_at IS NULL OR expires_at > $4::timestamptz)
-         AND (max_clicks IS NULL OR clicks < max_clicks)))
+         AND (max_clicks IS NULL OR clicks < max_clicks)
+         AND (starts_at IS NULL OR starts_at <= $4::timestamptz)))
        AND ($6::int[] IS NULL OR ${after})
        AND ($7::int[] IS NULL OR (SELECT count(*) FROM link_tags lt WHERE lt.link_id = urls.id AND lt.tag_id = ANY($7::int[])) >= $8::int)
        AND ($9::text IS NULL OR domain = $9::text)

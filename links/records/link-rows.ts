@@ -31,6 +31,16 @@ export interface Link {
   qrCodeUrl?: string;
   /** Names of its workspace's tags it has, by name in any case. */
   tags: string[];
+  /** The status of a browser's redirect (API clients get `{"url"}`). */
+  redirectType: number;
+  /** Whether the short link's query string is added to the target. */
+  forwardQuery: boolean;
+  /** Before this instant the link answers 404 "link not active yet" (status scheduled). */
+  startsAt?: Date;
+  /** Where the link sends visitors once expired or out of clicks. */
+  fallbackUrl?: string;
+  /** Whether search engines may index it (without: X-Robots-Tag: noindex). */
+  allowIndexing: boolean;
 }
 
 /**
@@ -43,7 +53,8 @@ export function linkColumnsOf(table: string): string {
   return `${table}.id, ${table}.code, ${table}.original_url, ${table}.title, ${table}.description, ${table}.clicks,
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
-  ${table}.workspace_id, ${table}.domain,
+  ${table}.workspace_id, ${table}.redirect_type, ${table}.forward_query, ${table}.starts_at, ${table}.fallback_url, ${table}.allow_indexing,
+  ${table}.domain,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
 
@@ -69,6 +80,11 @@ export interface LinkRow {
   workspace_id: string | null;
   domain: string | null;
   tags: string[];
+  redirect_type: number;
+  forward_query: boolean;
+  starts_at: Date | null;
+  fallback_url: string | null;
+  allow_indexing: boolean;
 }
 
 /** How a row becomes a Link where it is answered. */
@@ -90,7 +106,7 @@ export function linkView(now: number = Date.now()): LinkView {
 /** The Link of a row, with `pending` clicks (answered by this instance, not yet stored) added. */
 export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   const status = linkStatus(
-    { expiresAt: row.expires_at, maxClicks: row.max_clicks, clicks, deletedAt: row.deleted_at, disabledAt: row.disabled_at },
+    { expiresAt: row.expires_at, maxClicks: row.max_clicks, clicks, deletedAt: row.deleted_at, disabledAt: row.disabled_at, startsAt: row.starts_at },
     view.now,
   );
   const link: Link = {
@@ -102,6 +118,9 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     hasPassword: row.has_password,
     status,
     tags: row.tags,
+    redirectType: row.redirect_type,
+    forwardQuery: row.forward_query,
+    allowIndexing: row.allow_indexing,
   };
   if (row.domain !== null) link.domain = row.domain;
   if (row.title !== null) link.title = row.title;
@@ -109,6 +128,8 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   if (row.updated_at !== null) link.updatedAt = row.updated_at;
   if (row.expires_at !== null) link.expiresAt = row.expires_at;
   if (row.max_clicks !== null) link.maxClicks = row.max_clicks;
+  if (row.starts_at !== null) link.startsAt = row.starts_at;
+  if (row.fallback_url !== null) link.fallbackUrl = row.fallback_url;
   // A deleted link's image is gone from the bucket (DELETE /links/:code removes it).
   if (view.qrCodeUrl && status !== "deleted") link.qrCodeUrl = view.qrCodeUrl(row.code);
   return link;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { checkAlias, checkExpiresAt, checkMaxClicks, checkPassword } from "./options";
+import { checkAlias, checkExpiresAt, checkFlag, checkMaxClicks, checkPassword, checkRedirectType, checkStartsAt } from "./options";
 
 describe("checkAlias", () => {
   test.each(["abc", "Spring-Sale_2030", "x".repeat(64), "a_pp"])("%s is an alias", (alias) => {
@@ -29,4 +29,16 @@ test("a click budget is a whole number from 1 to 1e9; a password 1 to 128 charac
   expect(checkPassword("p".repeat(128))).toHaveLength(128);
   expect(() => checkPassword("")).toThrow(/password/);
   expect(() => checkPassword("p".repeat(129))).toThrow(/password/);
+});
+
+test("a redirect type is 301, 302, 307 or 308; a start a valid instant before the end", () => {
+  for (const ok of [301, 302, 307, 308]) expect(checkRedirectType(ok)).toBe(ok);
+  for (const bad of [303, 300, 200, 302.5, Number.NaN]) expect(() => checkRedirectType(bad)).toThrow(/^redirectType must be one of 301, 302, 307, 308/);
+  const at = new Date("2030-01-01T00:00:00Z");
+  expect(checkStartsAt(at)).toBe(at);
+  expect(checkStartsAt(new Date(0))).toEqual(new Date(0)); // past: starts at once
+  expect(() => checkStartsAt(new Date("nonsense"))).toThrow(/^startsAt must be a date and time/);
+  expect(() => checkStartsAt(at, at)).toThrow(/^startsAt must be before expiresAt/);
+  expect(checkStartsAt(at, new Date(at.getTime() + 1))).toBe(at);
+  expect(() => checkFlag("forwardQuery", "yes" as unknown as boolean)).toThrow(/^forwardQuery must be true or false/);
 });

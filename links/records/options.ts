@@ -64,3 +64,31 @@ export function checkDescription(description: string): string {
   }
   return description;
 }
+
+/** The statuses a browser's redirect may answer with (url migration 17's check): permanent or not, method kept or not. */
+export const redirectTypes = [301, 302, 307, 308] as const;
+export type RedirectType = (typeof redirectTypes)[number];
+
+export function checkRedirectType(redirectType: number): RedirectType {
+  if (!(redirectTypes as readonly number[]).includes(redirectType)) {
+    throw APIError.invalidArgument(`redirectType must be one of ${redirectTypes.join(", ")}`);
+  }
+  return redirectType as RedirectType;
+}
+
+/** A start: any valid instant (one in the past starts the link at once); before `expiresAt` when both are given. */
+export function checkStartsAt(startsAt: Date, expiresAt?: Date | null): Date {
+  if (!(startsAt instanceof Date) || Number.isNaN(startsAt.getTime())) {
+    throw APIError.invalidArgument("startsAt must be a date and time such as 2030-01-31T12:00:00Z");
+  }
+  if (expiresAt instanceof Date && startsAt.getTime() >= expiresAt.getTime()) {
+    throw APIError.invalidArgument("startsAt must be before expiresAt");
+  }
+  return startsAt;
+}
+
+/** A yes/no option: JSON true or false, nothing else (the request's schema may let other values by). */
+export function checkFlag(name: string, value: boolean): boolean {
+  if (typeof value !== "boolean") throw APIError.invalidArgument(`${name} must be true or false`);
+  return value;
+}

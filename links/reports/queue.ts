@@ -19,6 +19,7 @@ interface GroupRow {
   original_url: string;
   title: string | null;
   expires_at: Date | null;
+  starts_at: Date | null;
   max_clicks: number | null;
   clicks: number;
   deleted_at: Date | null;
@@ -35,7 +36,7 @@ function details(cond: string): string {
        FROM (SELECT reason, count(*)::int AS n FROM link_reports r WHERE r.link_id = g.link_id AND ${cond} GROUP BY reason) x) AS reasons,
     (SELECT json_agg(json_build_object('id', id, 'reason', reason, 'details', details, 'email', email, 'created_at', created_at) ORDER BY id DESC)
        FROM (SELECT * FROM link_reports r WHERE r.link_id = g.link_id AND ${cond} ORDER BY id DESC LIMIT 5) y) AS latest,
-    u.code, u.original_url, u.title, u.expires_at, u.max_clicks, u.clicks, u.deleted_at, u.disabled_at, u.disabled_reason, u.created_by`;
+    u.code, u.original_url, u.title, u.expires_at, u.starts_at, u.max_clicks, u.clicks, u.deleted_at, u.disabled_at, u.disabled_reason, u.created_by`;
 }
 
 /**
@@ -77,7 +78,7 @@ export async function queuePage(status: QueueStatus, rows: number, cursor: strin
 }
 
 function entryOf(row: GroupRow): ReportedLink {
-  const status = linkStatus({ expiresAt: row.expires_at, maxClicks: row.max_clicks, clicks: row.clicks, deletedAt: row.deleted_at, disabledAt: row.disabled_at });
+  const status = linkStatus({ expiresAt: row.expires_at, maxClicks: row.max_clicks, clicks: row.clicks, deletedAt: row.deleted_at, disabledAt: row.disabled_at, startsAt: row.starts_at });
   return {
     code: row.code,
     originalUrl: row.original_url,

@@ -30,6 +30,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "password-reset",
   "products",
   "reports",
+  "robots.txt",
   "shorten",
   "url",
   "url.cleanupStaleUrls",

@@ -13,30 +13,31 @@ export const maxUrlLength = 2048;
  * spelt (a trailing dot, another port or scheme; see bareHost). Hosts the operator denied (DENIED_TARGET_HOSTS) and their
  * subdomains are refused too. Hosts an administrator banned are checked after this, by
  * refuseBannedHost (moderation/host-check.ts), which may have to read the database.
+ * `field` is the input's name in the messages (a link's fallbackUrl is checked as its url).
  */
-export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = []): string {
-  if (input.trim() === "") throw APIError.invalidArgument("url must not be empty");
+export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = [], field = "url"): string {
+  if (input.trim() === "") throw APIError.invalidArgument(`${field} must not be empty`);
   if (input.length > maxUrlLength) {
-    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters, got ${input.length}`);
+    throw APIError.invalidArgument(`${field} must be at most ${maxUrlLength} characters, got ${input.length}`);
   }
   let parsed: URL;
   try {
     parsed = new URL(input);
   } catch {
-    throw APIError.invalidArgument("url must be an absolute URL such as https://example.com/page");
+    throw APIError.invalidArgument(`${field} must be an absolute URL such as https://example.com/page`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw APIError.invalidArgument(`url must use http or https, not ${parsed.protocol.slice(0, -1)}`);
+    throw APIError.invalidArgument(`${field} must use http or https, not ${parsed.protocol.slice(0, -1)}`);
   }
   if (parsed.username !== "" || parsed.password !== "") {
-    throw APIError.invalidArgument("url must not hold a user name or password (user:password@host): whoever follows the short link would get them");
+    throw APIError.invalidArgument(`${field} must not hold a user name or password (user:password@host): whoever follows the short link would get them`);
   }
   if (bareHost(parsed.hostname) === bareHost(new URL(ownBaseUrl).hostname)) {
-    throw APIError.invalidArgument("url must not point at this service: the short link would redirect to itself");
+    throw APIError.invalidArgument(`${field} must not point at this service: the short link would redirect to itself`);
   }
   if (parsed.href.length > maxUrlLength) {
-    throw APIError.invalidArgument(`url must be at most ${maxUrlLength} characters once normalised`);
+    throw APIError.invalidArgument(`${field} must be at most ${maxUrlLength} characters once normalised`);
   }
-  checkTargetHost(parsed.href, deniedHosts);
+  checkTargetHost(parsed.href, deniedHosts, field);
   return parsed.href;
 }

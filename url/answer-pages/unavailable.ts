@@ -19,6 +19,7 @@ function prepared(message: string, sentence = `${message[0]!.toUpperCase()}${mes
 
 // Built once: a link that stopped redirecting answers with one of these, allocating nothing.
 const answers = {
+  scheduled: prepared(unavailableMessage("scheduled")),
   expired: prepared(unavailableMessage("expired")),
   exhausted: prepared(unavailableMessage("exhausted")),
   deleted: prepared(unavailableMessage("deleted")),

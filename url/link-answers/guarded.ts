@@ -8,30 +8,33 @@ import type { CachedLink, LinkRules } from "../link-cache/cache";
 import { linkPasswordIsRight } from "../../link-access/password-checks";
 import { needsPasswordMessage, passwordOfHeader, wrongPasswordMessage } from "../../link-access/password-links";
 import { clientAddressKey } from "../../limits/client-address";
-import { prefersHtml, rawHeader, sendJson, sendLink, sendPage, sendUnavailable } from "./http";
+import { prefersHtml, rawHeader, sendJson, sendLink, sendPage } from "./http";
+import { sendEnded } from "./fallback";
 import { passwordPage } from "../answer-pages/pages";
 import { exhaustedAnswer as exhausted, unavailableAnswer } from "../answer-pages/unavailable";
 
 // How GET /:code answers a link that is not plain (link-cache/cache.ts LinkRules): one
-// that stopped redirecting, has an end date, a click budget or a password.
+// that stopped redirecting, has an end date, a start, a click budget or a password.
 
 const expired = unavailableAnswer("expired");
+const scheduled = unavailableAnswer("scheduled");
 
 /** What keeps a link from redirecting now, whatever the password: undefined when nothing does. */
 export function unavailableNow(rules: LinkRules): Unavailable | undefined {
   if (rules.gone !== null) return rules.gone;
   if (rules.expiresAt !== null && Date.now() >= rules.expiresAt) return expired;
   if (rules.exhausted) return exhausted;
+  if (rules.startsAt !== null && Date.now() < rules.startsAt) return scheduled;
   return undefined;
 }
 
 /** GET or HEAD of a link with `rules`: the checks, then the click and the answer (sendLink). */
 export function answerGuarded(req: IncomingMessage, res: ServerResponse, code: string, link: CachedLink, rules: LinkRules): void | Promise<void> {
   const unavailable = unavailableNow(rules);
-  if (unavailable !== undefined) return sendUnavailable(req, res, unavailable);
+  if (unavailable !== undefined) return sendEnded(req, res, rules, unavailable);
   if (rules.passwordHash !== null) return answerLocked(req, res, code, link, rules, rules.passwordHash);
   if (req.method !== "GET") return sendLink(req, res, link); // HEAD counts nothing
-  return afterClick(countClick(req, code, rules), req, res, link);
+  return afterClick(countClick(req, code, rules), req, res, link, rules);
 }
 
 const needsPassword = prepare(needsPasswordMessage);
@@ -54,7 +57,7 @@ function answerLocked(req: IncomingMessage, res: ServerResponse, code: string, l
   const given = req.method === "GET" ? rawHeader(req, "x-link-password") : undefined;
   if (given === undefined) return sendNeedsPassword(req, res, null);
   return passwordIsRight(req, code, hash, passwordOfHeader(given)).then((right) =>
-    right ? afterClick(countClick(req, code, rules), req, res, link) : sendNeedsPassword(req, res, "wrong"),
+    right ? afterClick(countClick(req, code, rules), req, res, link, rules) : sendNeedsPassword(req, res, "wrong"),
   );
 }
 
@@ -101,7 +104,7 @@ export function countClick(req: IncomingMessage, code: string, rules: LinkRules 
  * (click-analytics/store.ts addBudgetedClick, which adds the click's analytics with it).
  */
 
-function afterClick(counted: boolean | Promise<boolean>, req: IncomingMessage, res: ServerResponse, link: CachedLink): void | Promise<void> {
+function afterClick(counted: boolean | Promise<boolean>, req: IncomingMessage, res: ServerResponse, link: CachedLink, rules: LinkRules): void | Promise<void> {
   if (counted === true) return sendLink(req, res, link);
-  return Promise.resolve(counted).then((ok) => (ok ? sendLink(req, res, link) : sendUnavailable(req, res, exhausted)));
+  return Promise.resolve(counted).then((ok) => (ok ? sendLink(req, res, link) : sendEnded(req, res, rules, exhausted)));
 }

@@ -3,6 +3,7 @@ import Negotiator from "negotiator";
 import type { Unavailable } from "../answer-pages/unavailable";
 import type { CachedLink } from "../link-cache/cache";
 import { pageHeaders } from "../answer-pages/pages";
+import { withQuery } from "./query-forwarding";
 
 // What GET /:code and POST /:code share of reading a request and writing an answer.
 
@@ -51,15 +52,43 @@ export function sendPage(
   res.end(req.method === "HEAD" ? undefined : html);
 }
 
-/** A link that redirects: a browser gets a 302 to its target, anyone else `{"url": ...}`. */
+/**
+ * A link that redirects: a browser gets its redirect type (302 unless chosen) to its target,
+ * anyone else `{"url": ...}`. Each answer's headers were built with the link
+ * (link-cache/answer-headers.ts), X-Robots-Tag among them.
+ */
 export function sendLink(req: IncomingMessage, res: ServerResponse, link: CachedLink): void {
-  if (prefersHtml(req)) {
-    // Not cacheable: a browser replaying a cached redirect would skip the click count.
-    res.writeHead(302, { location: link.url, "cache-control": "private, no-store" });
+  sendTarget(req, res, link, prefersHtml(req) ? link.how.redirectType : null);
+}
+
+/**
+ * The password form's right answer: 303 See Other to the target, whatever the redirect
+ * type, so the browser follows with a GET and never posts the form again.
+ */
+export function sendSeeOther(req: IncomingMessage, res: ServerResponse, link: CachedLink): void {
+  sendTarget(req, res, link, 303);
+}
+
+/**
+ * A redirect with `status` to the link's target, or (null) the JSON answer naming it; the
+ * request's query string added when the link forwards it, looked at only when one was sent.
+ */
+function sendTarget(req: IncomingMessage, res: ServerResponse, link: CachedLink, status: number | null): void {
+  const query = link.how.forwardQuery ? req.url!.indexOf("?") : -1;
+  const url = query === -1 ? link.url : withQuery(link.url, req.url!.slice(query + 1));
+  if (status !== null) {
+    res.writeHead(status, url === link.url ? link.headers.redirect : { ...link.headers.redirect, location: url });
     res.end();
     return;
   }
-  sendJson(req, res, 200, link.body, link.bodyBytes);
+  if (url === link.url) {
+    res.writeHead(200, link.headers.json);
+    res.end(req.method === "HEAD" ? undefined : link.body);
+    return;
+  }
+  const body = JSON.stringify({ url });
+  res.writeHead(200, { ...link.headers.json, "content-length": Buffer.byteLength(body) });
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 /** A link that no longer redirects: its prepared 404, as JSON or, for a browser, as a page. */

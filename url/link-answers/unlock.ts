@@ -6,14 +6,16 @@ import { isOnItsHost } from "./on-host";
 import { isWellFormedCode } from "../../link-rules/codes";
 import { countClick, passwordIsRight, sendNeedsPassword, unavailableNow } from "./guarded";
 import { maxFormBytes, readForm } from "./form";
-import { codeOf, prefersHtml, sendPage, sendUnavailable } from "./http";
+import { codeOf, prefersHtml, sendPage, sendSeeOther, sendUnavailable } from "./http";
+import { sendEnded } from "./fallback";
 import { escapeHtml, page } from "../answer-pages/pages";
 import { exhaustedAnswer, notFound } from "../answer-pages/unavailable";
 
 /**
  * POST /:code with the password form (`password=...`) of a password link's page: right,
  * the click is counted and the answer is a 303 to the target; wrong or missing, 401 and
- * the form again. A link without a password just redirects (its password was removed
+ * the form again. A link past its end or budget with a fallback URL is sent there (303,
+ * no click counted). A link without a password just redirects (its password was removed
  * while the form was open). Whatever fails is said on a page to a browser, as JSON to
  * anyone else. The link is looked up before the body is read: a POST to a path that is
  * no link is 404 as before, its body unread.
@@ -24,7 +26,10 @@ export async function answerPasswordForm(req: IncomingMessage, res: ServerRespon
   if (link === undefined || !(await isOnItsHost(req, link))) return sendUnread(req, res, notFound);
   const rules = link.rules;
   const unavailable = rules === undefined ? undefined : unavailableNow(rules);
-  if (unavailable !== undefined) return sendUnread(req, res, unavailable);
+  if (unavailable !== undefined) {
+    res.setHeader("connection", "close"); // the body is not read
+    return sendEnded(req, res, rules!, unavailable, sendSeeOther);
+  }
   if (rules !== undefined && rules.passwordHash !== null) {
     const form = await readForm(req);
     if ("refused" in form) {
@@ -45,10 +50,8 @@ export async function answerPasswordForm(req: IncomingMessage, res: ServerRespon
   } else {
     res.setHeader("connection", "close"); // no password to read
   }
-  if (!(await countClick(req, code, rules))) return sendUnavailable(req, res, exhaustedAnswer);
-  // See other: the browser follows with a GET of the target, never re-posting the form.
-  res.writeHead(303, { location: link.url, "cache-control": "private, no-store" });
-  res.end();
+  if (!(await countClick(req, code, rules))) return sendEnded(req, res, rules!, exhaustedAnswer, sendSeeOther);
+  sendSeeOther(req, res, link);
 }
 
 /** A 404 before the body was read: the connection closes rather than read a body nobody needs. */

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Unavailable } from "../answer-pages/unavailable";
 import { urlConfig } from "../config/url-config";
+import { answerHeaders, defaultRedirect, type AnswerHeaders, type RedirectHow } from "./answer-headers";
 
 /** What a lookup answers with, built once per code rather than once per request. */
 export interface CachedLink {
@@ -10,12 +11,16 @@ export interface CachedLink {
   readonly bodyBytes: number;
   /**
    * What must be checked before the link redirects; undefined for a plain link (no end
-   * date, click budget or password, neither deleted nor disabled), which is most links:
+   * date, start, click budget or password, neither deleted nor disabled), which is most links:
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
   /** The custom domain it answers on, only there; null: the default host (domains/on-host.ts). */
   readonly domain: string | null;
+  /** Its redirect's status, query forwarding and indexing (answer-headers.ts). */
+  readonly how: RedirectHow;
+  /** The headers of its redirect (Location its url) and of its JSON answer, built with it. */
+  readonly headers: AnswerHeaders;
 }
 
 /** The checks of a link that is not plain, from its row. */
@@ -26,6 +31,10 @@ export interface LinkRules {
   readonly expiresAt: number | null;
   readonly maxClicks: number | null;
   readonly passwordHash: string | null;
+  /** Epoch milliseconds before which it answers 404 "link not active yet". */
+  readonly startsAt: number | null;
+  /** Where it redirects once expired or out of clicks (no click counted), instead of its 404. */
+  readonly fallback: CachedLink | null;
   /**
    * Its click budget was found spent. Only ever set (clicks never go down); a change of
    * max_clicks evicts the code, and the next lookup reads it afresh.
@@ -33,9 +42,10 @@ export interface LinkRules {
   exhausted: boolean;
 }
 
-export function cachedLink(url: string, rules?: LinkRules, domain: string | null = null): CachedLink {
+export function cachedLink(url: string, rules?: LinkRules, how: RedirectHow = defaultRedirect, domain: string | null = null): CachedLink {
   const body = JSON.stringify({ url });
-  return { url, body, bodyBytes: Buffer.byteLength(body), rules, domain };
+  const bodyBytes = Buffer.byteLength(body);
+  return { url, body, bodyBytes, rules, how, headers: answerHeaders(url, bodyBytes, how), domain };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

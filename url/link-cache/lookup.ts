@@ -6,6 +6,7 @@ import { lookupsShed } from "../metrics";
 import { urlNotifications } from "./notifications";
 import { unavailableAnswer } from "../answer-pages/unavailable";
 import type { DisabledReason } from "../../link-rules/status";
+import { defaultRedirect, type RedirectHow } from "./answer-headers";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -18,11 +19,16 @@ interface LinkRow {
   disabled: boolean;
   disabled_reason: DisabledReason | null;
   domain: string | null;
+  redirect_type: number;
+  forward_query: boolean;
+  starts_ms: number | null;
+  fallback_url: string | null;
+  allow_indexing: boolean;
 }
 
 /**
  * The lookup's one query, $1 the code. A change of any column it reads must evict the code
- * from every instance's cache, by the urls eviction trigger (url migrations 6, 8 and 11),
+ * from every instance's cache, by the urls eviction trigger (url migrations 6, 8, 11 and 17),
  * or instances answer the old row: trigger-columns.test.ts asks PostgreSQL which columns
  * these are and checks each. All but clicks, which the click flush sets alone, often: a
  * budget is kept by the database (a budgeted click is counted by a conditional UPDATE),
@@ -30,7 +36,8 @@ interface LinkRow {
  */
 export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
-    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason, domain
+    deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason,
+    redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing, domain
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -77,7 +84,10 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
   let link: CachedLink | undefined;
   try {
     const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
-    if (row) link = cachedLink(row.original_url, rulesOf(row), row.domain);
+    if (row) {
+      const how = howOf(row);
+      link = cachedLink(row.original_url, rulesOf(row, how), how, row.domain);
+    }
   } finally {
     readsInProgress--;
     urlCache.endFill(fill, link);
@@ -86,18 +96,28 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
   return link;
 }
 
+/** The row's redirect options; the defaults' shared object for most links. */
+function howOf(row: LinkRow): RedirectHow {
+  const { redirect_type: redirectType, forward_query: forwardQuery, allow_indexing: allowIndexing } = row;
+  if (redirectType === defaultRedirect.redirectType && forwardQuery === defaultRedirect.forwardQuery && !allowIndexing) return defaultRedirect;
+  return { redirectType, forwardQuery, noindex: !allowIndexing };
+}
+
 /**
  * The checks a row asks for; undefined for a plain link. A deleted or disabled link is
  * cached too, with its prepared answer, so asking for it again costs no query.
  */
-function rulesOf(row: LinkRow): LinkRules | undefined {
+function rulesOf(row: LinkRow, how: RedirectHow): LinkRules | undefined {
   const gone = row.deleted ? unavailableAnswer("deleted") : row.disabled ? unavailableAnswer("disabled", row.disabled_reason) : null;
-  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null) return undefined;
+  if (gone === null && row.expires_ms === null && row.max_clicks === null && row.password_hash === null && row.starts_ms === null) return undefined;
   return {
     gone,
     expiresAt: row.expires_ms,
     maxClicks: row.max_clicks,
     passwordHash: row.password_hash,
+    startsAt: row.starts_ms,
+    // Only an end date or a click budget ever sends a visitor there.
+    fallback: row.fallback_url !== null && (row.expires_ms !== null || row.max_clicks !== null) ? cachedLink(row.fallback_url, undefined, how) : null,
     exhausted: row.max_clicks !== null && row.clicks >= row.max_clicks,
   };
 }

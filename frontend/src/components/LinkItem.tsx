@@ -11,6 +11,7 @@ import { TagChips } from "./TagChips";
 
 const statusText: Record<links.Link["status"], string> = {
   active: "Active",
+  scheduled: "Not started yet",
   expired: "Expired",
   exhausted: "Click limit reached",
   deleted: "Deleted",
