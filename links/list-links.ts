@@ -30,6 +30,8 @@ export interface ListLinksRequest {
   tags?: Query<string & MaxLen<1100>>;
   /** With `tags`: links with any of them (the default), or with all of them. */
   tagsMode?: "any" | "all";
+  /** Only links on this custom domain of the workspace (its host). */
+  domain?: Query<string & MaxLen<300>>;
 }
 
 /** A link as listed: with its recent clicks, for a sparkline. */
@@ -57,7 +59,7 @@ const defaultLimit = 20;
  */
 export const listLinks = api(
   { expose: true, auth: true, method: "GET", path: "/links" },
-  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId, tags, tagsMode = "any" }: ListLinksRequest): Promise<ListLinksResponse> => {
+  async ({ q, status = "all", sort = "newest", limit = defaultLimit, cursor, workspaceId, tags, tagsMode = "any", domain }: ListLinksRequest): Promise<ListLinksResponse> => {
     requireScope("links:read");
     const user = getAuthData()!; // auth: true, so the runtime only calls this with a signed-in user
     const workspace = workspaceId ?? keyWorkspace() ?? user.userID;
@@ -67,7 +69,7 @@ export const listLinks = api(
     const after = cursor === undefined ? undefined : decodeCursor(cursor, sort);
     const tagFilter = tags === undefined || tags.trim() === "" ? undefined : await tagFilterOf(workspace, tags, tagsMode);
     const view = linkView();
-    const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now), tags: tagFilter };
+    const search = { q: q === "" ? undefined : q, status, sort, rows: limit + 1, after, now: new Date(view.now), tags: tagFilter, domain: domain === "" ? undefined : domain };
     const rows = await listLinkRows(workspace, search);
     const page = rows.slice(0, limit);
     // The cursor keeps the stored count the page was sorted by; the links show exact clicks.

@@ -1,4 +1,5 @@
 import { appMeta } from "encore.dev";
+import { shortUrlOf } from "../link-rules/short-url";
 import { api, APIError, type Query } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { getAuthData } from "~encore/auth";
@@ -47,8 +48,8 @@ export const myUrls = api(
     const baseUrl = appMeta().apiBaseUrl;
     // One row more than asked for tells whether another page follows. Keyset paging
     // (id below the cursor) stays correct while new links are added at the top.
-    const rows = await db.queryAll<{ id: number; code: string; original_url: string; clicks: number; created_at: Date }>`
-      SELECT id, code, original_url, clicks, created_at FROM urls
+    const rows = await db.queryAll<{ id: number; code: string; original_url: string; clicks: number; created_at: Date; domain: string | null }>`
+      SELECT id, code, original_url, clicks, created_at, domain FROM urls
       WHERE workspace_id = ${user.userID} AND (${before}::int IS NULL OR id < ${before}::int)
       ORDER BY id DESC
       LIMIT ${limit + 1}`;
@@ -56,7 +57,7 @@ export const myUrls = api(
     const clicks = await exactClicks(page); // exact, as stats counts them
     const urls = page.map((r) => ({
       code: r.code,
-      shortUrl: `${baseUrl}/${r.code}`,
+      shortUrl: shortUrlOf(r.code, r.domain, baseUrl),
       originalUrl: r.original_url,
       clicks: clicks.get(r.code)!,
       createdAt: r.created_at,

@@ -9,6 +9,8 @@ import { linkOf } from "./link-cache/lookup";
 import { answerGuarded } from "./link-answers/guarded";
 import { codeOf, sendJson, sendLink } from "./link-answers/http";
 import { notFound } from "./answer-pages/unavailable";
+import { customDomains } from "./domains/custom-domains";
+import { answerOnHost } from "./link-answers/on-host";
 
 /**
  * GET /:code resolves a short code and counts the click.
@@ -37,9 +39,15 @@ export const resolve = api.raw(
     const code = codeOf(req.url ?? "/");
     if (!isWellFormedCode(code)) return sendJson(req, res, 404, notFound.body, notFound.bodyBytes);
     const cached = urlCache.get(code);
+    // With no custom domains every link answers on every host; else the host decides (domains/on-host.ts).
+    if (!customDomains.none || (cached !== undefined && cached.domain !== null)) return answerOnHost(req, res, code, cached, answer);
     if (cached !== undefined) return answer(req, res, code, cached);
     return linkOf(code).then((link) =>
-      link === undefined ? sendJson(req, res, 404, notFound.body, notFound.bodyBytes) : answer(req, res, code, link),
+      link === undefined
+        ? sendJson(req, res, 404, notFound.body, notFound.bodyBytes)
+        : link.domain !== null
+          ? answerOnHost(req, res, code, link, answer)
+          : answer(req, res, code, link),
     );
   },
 );

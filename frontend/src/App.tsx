@@ -18,6 +18,7 @@ import { TagStatsPage } from "./pages/TagStatsPage";
 import { TransfersPage } from "./pages/TransfersPage";
 import { WorkspacePage } from "./pages/WorkspacePage";
 import { WebhooksPage } from "./pages/WebhooksPage";
+import { DomainsPage } from "./pages/DomainsPage";
 import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
@@ -36,6 +37,7 @@ const titles: Record<Route["page"], string> = {
   workspaces: "Workspaces",
   workspace: "Workspace",
   webhooks: "Webhooks",
+  domains: "Domains",
   invite: "Join a workspace",
   transfers: "Import and export",
   forgot: "Forgot your password?",
@@ -91,6 +93,8 @@ export function App() {
           (session ? <TagStatsPage workspaceId={route.workspaceId} tagId={route.tagId} /> : <SignedOut title="Tag clicks" what="see your tags' clicks" />)}
         {route.page === "sessions" && (session ? <SessionsPage /> : <SignedOut title="Sessions" what="see where you are signed in" />)}
         {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
+        {route.page === "domains" &&
+          (session ? <DomainsPage workspaceId={route.workspaceId} /> : <SignedOut title="Domains" what="see this workspace's domains" then={`/workspaces/${route.workspaceId}/domains`} />)}
         {route.page === "webhooks" &&
           (session ? <WebhooksPage workspaceId={route.workspaceId} /> : <SignedOut title="Webhooks" what="see this workspace's webhooks" then={`/workspaces/${route.workspaceId}/webhooks`} />)}
         {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}

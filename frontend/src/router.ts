@@ -15,6 +15,7 @@ export type Route =
   | { page: "workspaces" }
   | { page: "workspace"; id: string }
   | { page: "webhooks"; workspaceId: string }
+  | { page: "domains"; workspaceId: string }
   | { page: "invite"; token: string }
   | { page: "transfers" }
   | { page: "forgot" }
@@ -62,6 +63,8 @@ export function parseRoute(hash: string): Route {
   if (workspace) return { page: "workspace", id: workspace[1]! };
   const webhooks = /^\/workspaces\/([0-9a-fA-F-]{36})\/webhooks$/.exec(path);
   if (webhooks) return { page: "webhooks", workspaceId: webhooks[1]! };
+  const domains = /^\/workspaces\/([0-9a-fA-F-]{36})\/domains$/.exec(path);
+  if (domains) return { page: "domains", workspaceId: domains[1]! };
   // An invitation's token: 43 base64url characters (workspaces/store/invitation-rows.ts).
   const invite = /^\/invite\/([A-Za-z0-9_-]+)$/.exec(path);
   if (invite) return { page: "invite", token: invite[1]! };
@@ -90,6 +93,7 @@ export const href = {
   workspaces: "#/workspaces",
   workspace: (id: string) => `#/workspaces/${id}`,
   webhooks: (workspaceId: string) => `#/workspaces/${workspaceId}/webhooks`,
+  domains: (workspaceId: string) => `#/workspaces/${workspaceId}/domains`,
   invite: (token: string) => `#/invite/${token}`,
   transfers: "#/transfers",
   forgot: "#/forgot",

@@ -20,7 +20,10 @@ export interface BrowserApp {
  * without `env` (say, to sign up the account ADMIN_EMAILS will name, as an operator does
  * before listing it), stopped before the app starts again with it on the same data.
  */
-export async function startAppForBrowser(env: Record<string, string> = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserApp> {
+/** The app's settings, or a function of its own URL that gives them (a setting naming its port). */
+export type AppEnv = Record<string, string> | ((url: string) => Record<string, string>);
+
+export async function startAppForBrowser(env: AppEnv = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserApp> {
   const dataDir = tempDataDir("browser-test-");
   // A port nothing listens on now: the app needs to know its own before it starts, for PUBLIC_BASE_URL.
   const port = await closedPort();
@@ -36,7 +39,7 @@ export async function startAppForBrowser(env: Record<string, string> = {}, prepa
         await first.stop("SIGTERM");
       }
     }
-    app = await startApp({ ...base, ...env });
+    app = await startApp({ ...base, ...(typeof env === "function" ? env(url) : env) });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
@@ -78,7 +81,7 @@ export interface BrowserTestBed {
   close(): Promise<void>;
 }
 
-export async function startBrowserTestBed(env: Record<string, string> = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserTestBed> {
+export async function startBrowserTestBed(env: AppEnv = {}, prepare?: (url: string) => Promise<void>): Promise<BrowserTestBed> {
   const started = await Promise.allSettled([startAppForBrowser(env, prepare), startTargetServer(), launchBrowser()] as const);
   const [app, target, browser] = started;
   if (app.status === "rejected" || target.status === "rejected" || browser.status === "rejected") {

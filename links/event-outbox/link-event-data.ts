@@ -7,5 +7,5 @@ export function linkEventData(row: string): string {
   return `jsonb_build_object(
     'code', ${row}.code, 'url', ${row}.original_url, 'workspaceId', ${row}.workspace_id,
     'title', ${row}.title, 'description', ${row}.description,
-    'expiresAt', ${row}.expires_at, 'maxClicks', ${row}.max_clicks)`;
+    'expiresAt', ${row}.expires_at, 'maxClicks', ${row}.max_clicks, 'domain', ${row}.domain)`;
 }

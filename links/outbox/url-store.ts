@@ -30,6 +30,8 @@ export interface LinkDetails {
   readonly redirectRules?: readonly RedirectRule[] | null;
   /** What GET /:code's card shows link-preview bots. */
   readonly preview: StoredPreview;
+  /** The verified custom domain it answers on; null or absent: the default host. */
+  readonly domain?: string | null;
 }
 
 /** An anonymous link with no options. */
@@ -90,11 +92,11 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
   const rows = await db.rawQueryAll<OutboxRow>(
     `WITH stored AS (
       INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image)
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image, domain)
       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::int[], $9::text[],
-          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::jsonb[], $18::text[], $19::text[], $20::text[])
+          $12::smallint[], $13::bool[], $14::timestamptz[], $15::text[], $16::bool[], $17::jsonb[], $18::text[], $19::text[], $20::text[], $21::text[])
         AS drawn(code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash,
-          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image)
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image, domain)
       -- A deleted link's code is never drawn again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = drawn.code)
       -- Taken codes, in any case (urls_code_lower_idx: an alias may differ only in case).
@@ -134,6 +136,7 @@ async function writeBatch(batch: readonly PendingInsert[]): Promise<ReadonlySet<
     details.map((d) => d.preview.title),
     details.map((d) => d.preview.description),
     details.map((d) => d.preview.image),
+    details.map((d) => d.domain ?? null),
   );
   outboxRelay.relay(rows);
   return new Set(rows.map((r) => firstByCode.get(r.code)!));

@@ -19,6 +19,8 @@ import { checkRedirectRules, refuseBannedRuleHosts } from "./redirect-rules";
 import type { RedirectRuleInput } from "../../link-rules/redirect-rules";
 import { changedPreview, checkPreview, noPreview, previewOutput, type LinkPreview, type PreviewFetch } from "../previews/preview-fields";
 import { fillPreview } from "../previews/fetch-preview";
+import { verifiedDomainFor } from "./link-domain";
+import { shortUrlOf } from "../../link-rules/short-url";
 
 /** A link to create: POST /shorten's body, and each item of POST /links/bulk. */
 export interface ShortenItem {
@@ -65,12 +67,18 @@ export interface ShortenItem {
    * is stored, and `previewFetch` says why.
    */
   fetchPreview?: boolean;
+  /**
+   * A verified custom domain of the link's workspace (its host): the link answers there
+   * only, and its shortUrl is https://<domain>/<code>. 400 when the workspace has no
+   * verified domain by that name.
+   */
+  domain?: string;
 }
 
 export interface ShortenResponse {
   /** The short code: 6 random characters, or the alias. */
   code: string;
-  /** The absolute short link: the service's public address and the code. */
+  /** The absolute short link: the service's public address and the code, or https://<domain>/<code> on a custom domain. */
   shortUrl: string;
   /** Public URL of the PNG QR image of `shortUrl`; only when the QR-code extension is on (QR_CODES=on). */
   qrCodeUrl?: string;
@@ -141,16 +149,23 @@ export async function createLink(
   await refuseBannedHost(checked.target);
   if (checked.details.fallbackUrl !== null) await refuseBannedHost(checked.details.fallbackUrl);
   if (checked.details.redirectRules) await refuseBannedRuleHosts(checked.details.redirectRules);
+  const domain = item.domain === undefined ? null : await verifiedDomainFor(workspaceId, item.domain);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);
   // After the limits: a fetch costs the server more than the link does.
   const filled = item.fetchPreview === true ? await fillPreview(checked.target, checked.details.preview) : undefined;
-  const details: LinkDetails = { ...checked.details, preview: filled?.preview ?? checked.details.preview, passwordHash: checked.password === null ? null : await hashPassword(checked.password), tagIds };
+  const details: LinkDetails = {
+    ...checked.details,
+    preview: filled?.preview ?? checked.details.preview,
+    passwordHash: checked.password === null ? null : await hashPassword(checked.password),
+    tagIds,
+    domain,
+  };
   const code =
     checked.alias === null
       ? await storeUnderFreshCode(checked.target, generateCode, details)
       : await storeUnderAlias(checked.alias, checked.target, details);
-  const answer: ShortenResponse = { code, shortUrl: `${baseUrl}/${code}` };
+  const answer: ShortenResponse = { code, shortUrl: shortUrlOf(code, domain, baseUrl) };
   if (linksConfig.qrCodes) answer.qrCodeUrl = qrCodes.publicUrl(qrObjectName(code));
   const preview = previewOutput(details.preview);
   if (preview !== undefined) answer.preview = preview;

@@ -18,6 +18,8 @@ export interface LinkListQuery {
   readonly now: Date;
   /** Only links with at least `needed` of these tags (tagging/link-tags.ts filterTagIds); undefined: no filter. */
   readonly tags?: { readonly ids: readonly number[]; readonly needed: number };
+  /** Only links on this custom domain; undefined: links on any host. */
+  readonly domain?: string;
 }
 
 /**
@@ -48,6 +50,7 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
          AND (starts_at IS NULL OR starts_at <= $4::timestamptz)))
        AND ($6::int[] IS NULL OR ${after})
        AND ($7::int[] IS NULL OR (SELECT count(*) FROM link_tags lt WHERE lt.link_id = urls.id AND lt.tag_id = ANY($7::int[])) >= $8::int)
+       AND ($9::text IS NULL OR domain = $9::text)
      ORDER BY ${orderBy}
      LIMIT $5`,
     workspaceId,
@@ -58,6 +61,7 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
     query.after === undefined ? null : position(query.after),
     query.tags === undefined ? null : [...query.tags.ids],
     query.tags?.needed ?? 0,
+    query.domain === undefined ? null : query.domain.trim().toLowerCase(),
   );
 }
 

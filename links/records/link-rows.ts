@@ -1,4 +1,5 @@
 import { appMeta } from "encore.dev";
+import { shortUrlOf } from "../../link-rules/short-url";
 import { linksConfig } from "../links-config";
 import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes } from "../qr-codes";
@@ -9,8 +10,10 @@ import { previewOutput, type LinkPreview } from "../previews/preview-fields";
 /** A link as its owner sees it (GET /links, GET and PATCH /links/:code). */
 export interface Link {
   code: string;
-  /** The absolute short link: the service's public address and the code. */
+  /** The absolute short link: the service's public address and the code, or on its custom domain https://<domain>/<code>. */
   shortUrl: string;
+  /** The custom domain it answers on (only there); absent: the service's own address. */
+  domain?: string;
   originalUrl: string;
   title?: string;
   description?: string;
@@ -57,7 +60,7 @@ export function linkColumnsOf(table: string): string {
   ${table}.created_at, ${table}.updated_at, ${table}.expires_at, ${table}.max_clicks,
   ${table}.password_hash IS NOT NULL AS has_password, ${table}.deleted_at, ${table}.disabled_at, ${table}.created_by,
   ${table}.workspace_id, ${table}.redirect_type, ${table}.forward_query, ${table}.starts_at, ${table}.fallback_url, ${table}.allow_indexing,
-  ${table}.redirect_rules,
+  ${table}.redirect_rules, ${table}.domain,
   ${table}.preview_title, ${table}.preview_description, ${table}.preview_image,
   ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = ${table}.id ORDER BY lower(t.name), t.id) AS tags`;
 }
@@ -84,6 +87,7 @@ export interface LinkRow {
   workspace_id: string | null;
   /** jsonb: RedirectRule[], or null when none. */
   redirect_rules: unknown;
+  domain: string | null;
   tags: string[];
   redirect_type: number;
   forward_query: boolean;
@@ -119,7 +123,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
   );
   const link: Link = {
     code: row.code,
-    shortUrl: `${view.baseUrl}/${row.code}`,
+    shortUrl: shortUrlOf(row.code, row.domain, view.baseUrl),
     originalUrl: row.original_url,
     clicks,
     createdAt: row.created_at,
@@ -131,6 +135,7 @@ export function toLink(row: LinkRow, clicks: number, view: LinkView): Link {
     allowIndexing: row.allow_indexing,
     rules: storedRules(row.redirect_rules),
   };
+  if (row.domain !== null) link.domain = row.domain;
   if (row.title !== null) link.title = row.title;
   if (row.description !== null) link.description = row.description;
   if (row.updated_at !== null) link.updatedAt = row.updated_at;

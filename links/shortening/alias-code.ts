@@ -18,7 +18,7 @@ import { qrCodeStored } from "./fresh-code";
  * winner's image is the same object).
  */
 export async function storeUnderAlias(alias: string, target: string, details: LinkDetails): Promise<string> {
-  const imageMade = linksConfig.qrCodes && (await qrCodeStored(alias));
+  const imageMade = linksConfig.qrCodes && (await qrCodeStored(alias, details.domain ?? null));
   let stored: boolean;
   try {
     stored = await urlStore.insert(alias, target, details);

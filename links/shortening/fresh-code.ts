@@ -1,4 +1,3 @@
-import { appMeta } from "encore.dev";
 import { APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { linksConfig } from "../links-config";
@@ -7,6 +6,7 @@ import { qrObjectName } from "../../link-rules/qr-images";
 import { qrCodes, storeQrCode } from "../qr-codes";
 import { generateCode } from "../../link-rules/codes";
 import { routeFirstSegments } from "./route-segments";
+import { shortUrlOf } from "../../link-rules/short-url";
 
 /**
  * With 36^6 ≈ 2.2 billion codes, a collision is rare until the table is large; five
@@ -29,7 +29,7 @@ export async function storeUnderFreshCode(
   for (let attempt = 0; attempt < maxCodeAttempts; attempt++) {
     const code = drawCode();
     if (routeFirstSegments.has(code)) continue;
-    if (linksConfig.qrCodes && !(await qrCodeStored(code))) continue; // an image exists: the code is taken
+    if (linksConfig.qrCodes && !(await qrCodeStored(code, details.domain ?? null))) continue; // an image exists: the code is taken
     // Not cached here: only a lookup caches a link, and a lookup counts a click, so a
     // link with no clicks (all the cleanup job deletes) is in no instance's cache and
     // a deleted code, if drawn again, can never be answered with its old URL.
@@ -46,10 +46,10 @@ export async function storeUnderFreshCode(
   throw APIError.unavailable(`no free short code found in ${maxCodeAttempts} attempts; please retry`);
 }
 
-/** Stores the code's QR image; false when one exists. 503 unavailable when the bucket fails. */
-export async function qrCodeStored(code: string): Promise<boolean> {
+/** Stores the code's QR image (of its short link, on `domain` when it has one); false when one exists. 503 unavailable when the bucket fails. */
+export async function qrCodeStored(code: string, domain: string | null = null): Promise<boolean> {
   try {
-    return await storeQrCode(code, `${appMeta().apiBaseUrl}/${code}`);
+    return await storeQrCode(code, shortUrlOf(code, domain));
   } catch (err) {
     log.error(err, "storing a QR code failed", { code });
     throw APIError.unavailable("the QR code could not be stored, so nothing was saved; please retry", err as Error);

@@ -7,6 +7,7 @@
  * route added without a line here fails the tests.
  */
 export const routeFirstSegments: ReadonlySet<string> = new Set([
+  ".well-known",
   "__encore",
   "admin",
   "analytics",

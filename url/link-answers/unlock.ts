@@ -2,6 +2,7 @@ import { APIError, ErrCode } from "encore.dev/api";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Unavailable } from "../answer-pages/unavailable";
 import { linkOf } from "../link-cache/lookup";
+import { isOnItsHost } from "./on-host";
 import { isWellFormedCode } from "../../link-rules/codes";
 import { countClick, passwordIsRight, sendNeedsPassword, unavailableNow } from "./guarded";
 import { maxFormBytes, readForm } from "./form";
@@ -24,7 +25,7 @@ import { urlConfig } from "../config/url-config";
 export async function answerPasswordForm(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const code = codeOf(req.url ?? "/");
   const link = isWellFormedCode(code) ? await linkOf(code) : undefined;
-  if (link === undefined) return sendUnread(req, res, notFound);
+  if (link === undefined || !(await isOnItsHost(req, link))) return sendUnread(req, res, notFound);
   const rules = link.rules;
   const unavailable = rules === undefined ? undefined : unavailableNow(rules);
   if (unavailable !== undefined) {

@@ -17,6 +17,8 @@ export interface CachedLink {
    * GET /:code then looks at nothing else.
    */
   readonly rules: LinkRules | undefined;
+  /** The custom domain it answers on, only there; null: the default host (domains/on-host.ts). */
+  readonly domain: string | null;
   /** Its redirect's status, query forwarding and indexing (answer-headers.ts). */
   readonly how: RedirectHow;
   /** The headers of its redirect (Location its url) and of its JSON answer, built with it. */
@@ -46,10 +48,10 @@ export interface LinkRules {
   exhausted: boolean;
 }
 
-export function cachedLink(url: string, rules?: LinkRules, how: RedirectHow = defaultRedirect, preview?: PreviewCard): CachedLink {
+export function cachedLink(url: string, rules?: LinkRules, how: RedirectHow = defaultRedirect, preview?: PreviewCard, domain: string | null = null): CachedLink {
   const body = JSON.stringify({ url });
   const bodyBytes = Buffer.byteLength(body);
-  return { url, body, bodyBytes, rules, how, headers: answerHeaders(url, bodyBytes, how), preview };
+  return { url, body, bodyBytes, rules, how, headers: answerHeaders(url, bodyBytes, how), preview, domain };
 }
 
 /** A lookup reading a code's row from the database, to be kept in the cache if nothing evicted the code meanwhile. */

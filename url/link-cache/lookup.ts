@@ -9,7 +9,7 @@ import type { DisabledReason } from "../../link-rules/status";
 import { defaultRedirect, type RedirectHow } from "./answer-headers";
 import { compileTargeting } from "./targeting-rules";
 import { previewCardOf } from "../answer-pages/preview-card";
-import { appMeta } from "encore.dev";
+import { shortUrlOf } from "../../link-rules/short-url";
 
 /** What a lookup reads of a row; the timestamps as epoch milliseconds (cheaper to read than a Date). */
 interface LinkRow {
@@ -21,6 +21,7 @@ interface LinkRow {
   deleted: boolean;
   disabled: boolean;
   disabled_reason: DisabledReason | null;
+  domain: string | null;
   redirect_type: number;
   forward_query: boolean;
   starts_ms: number | null;
@@ -44,7 +45,7 @@ export const lookupQuery = `
   SELECT original_url, clicks, (extract(epoch FROM expires_at) * 1000)::float8 AS expires_ms, max_clicks, password_hash,
     deleted_at IS NOT NULL AS deleted, disabled_at IS NOT NULL AS disabled, disabled_reason,
     redirect_type, forward_query, (extract(epoch FROM starts_at) * 1000)::float8 AS starts_ms, fallback_url, allow_indexing, redirect_rules,
-    preview_title, preview_description, preview_image
+    preview_title, preview_description, preview_image, domain
   FROM urls WHERE code = $1`;
 
 /** A read of one code's row under way. */
@@ -93,8 +94,8 @@ async function readLink(fill: Fill): Promise<CachedLink | undefined> {
     const row = await db.rawQueryRow<LinkRow>(lookupQuery, fill.code);
     if (row) {
       const how = howOf(row);
-      const preview = previewCardOf(row.preview_title, row.preview_description, row.preview_image, `${appMeta().apiBaseUrl}/${fill.code}`);
-      link = cachedLink(row.original_url, rulesOf(row, how), how, preview);
+      const preview = previewCardOf(row.preview_title, row.preview_description, row.preview_image, shortUrlOf(fill.code, row.domain));
+      link = cachedLink(row.original_url, rulesOf(row, how), how, preview, row.domain);
     }
   } finally {
     readsInProgress--;

@@ -2,14 +2,20 @@ import { db } from "../db";
 import { urlCache } from "./cache";
 import { cacheEvictions, evictionChannel } from "./evictions";
 import { NotificationListener } from "../../pg-notify/listener";
+import { customDomains } from "../domains/custom-domains";
+import { domainsChannel } from "../domains/domain-set";
 
 /**
  * This instance's listening connection to the url database: codes to evict from the link
- * cache. It opens at the first lookup, not at start.
+ * cache, and changes of the custom domains (domains/domain-set.ts). It opens at the first
+ * lookup, not at start.
  */
 export const urlNotifications = new NotificationListener(
-  new Map([[evictionChannel, cacheEvictions(urlCache)]]),
-  "cache evictions",
+  new Map([
+    [evictionChannel, cacheEvictions(urlCache)],
+    [domainsChannel, customDomains.subscriber],
+  ]),
+  "cache evictions and domain changes",
   () => db.connectionString,
   () => db.exec`SELECT 1`,
 );

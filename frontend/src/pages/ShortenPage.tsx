@@ -13,7 +13,7 @@ import { useSession } from "../session";
 import { useWorkspaceChoice } from "../workspaces/chosen";
 import { mayDo } from "../workspaces/roles";
 
-const labels = { url: "Long URL", alias: "Alias", password: "Password", ...previewLabels, ...optionLabels } as const;
+const labels = { url: "Long URL", alias: "Alias", password: "Password", domain: "Domain", ...previewLabels, ...optionLabels } as const;
 
 export function ShortenPage() {
   const session = useSession();
@@ -26,6 +26,8 @@ export function ShortenPage() {
   const [preview, setPreview] = useState(noPreviewValues);
   const [optionsOpen, setOptionsOpen] = useState(false);
   const [result, setResult] = useState<links.ShortenResponse | null>(null);
+  const [domain, setDomain] = useState("");
+  const domains = useVerifiedDomains(session ? workspace?.id : undefined);
   const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
   // A refusal of an option is shown next to it: the options open to show it.
   useEffect(() => {
@@ -37,7 +39,7 @@ export function ShortenPage() {
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
     const request = session
-      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), ...newLinkPreview(preview), workspaceId: workspace?.id }
+      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), ...newLinkPreview(preview), workspaceId: workspace?.id, domain: domains.includes(domain) ? domain : undefined }
       : { url: longUrl };
     const done = await run(async () => setResult(await client.links.shorten(request)));
     if (!done) return setResult(null);
@@ -75,6 +77,20 @@ export function ShortenPage() {
               {busy ? "Shortening…" : "Shorten"}
             </button>
           </div>
+          {domains.length > 0 && (
+            <p class="domain-picker">
+              <label for="domain">Domain</label>{" "}
+              <select id="domain" value={domain} onChange={(e) => setDomain(e.currentTarget.value)}>
+                <option value="">{new URL(location.href).host} (this service)</option>
+                {domains.map((host) => (
+                  <option key={host} value={host}>
+                    {host}
+                  </option>
+                ))}
+              </select>
+              {errorOf("domain") && <span class="field-error"> {errorOf("domain")}</span>}
+            </p>
+          )}
           {session && (
             <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
               <summary>Options</summary>
@@ -127,4 +143,20 @@ function ShortLink({ result }: { result: links.ShortenResponse }) {
       </p>
     </section>
   );
+}
+
+/** The verified custom domains of the workspace new links go into; none until read, or when it cannot be. */
+function useVerifiedDomains(workspaceId: string | undefined): string[] {
+  const [hosts, setHosts] = useState<string[]>([]);
+  useEffect(() => {
+    setHosts([]);
+    if (workspaceId === undefined) return;
+    let current = true;
+    client.links.listDomains(workspaceId).then(
+      (list) => current && setHosts(list.domains.filter((d) => d.verified).map((d) => d.host)),
+      () => {},
+    );
+    return () => void (current = false);
+  }, [workspaceId]);
+  return hosts;
 }

@@ -70,6 +70,8 @@ export function WorkspacePage({ id }: { id: string }) {
                 <a href={href.webhooks(w.id)}>Webhooks</a>
               </>
             )}
+            {" · "}
+            <a href={href.domains(w.id)}>Domains</a>
           </p>
           {mayDo(w.role, "rename") && <RenameForm workspace={w} onRenamed={(r) => setLoaded({ ...loaded, workspace: r })} />}
           {!w.personal && <Members workspace={w} members={loaded.members} me={loaded.me} onChanged={done} />}
