@@ -169,8 +169,8 @@ test("a lost listening connection is opened again, and the cache cleared of what
   expect(await lookUp(b, later, "HEAD")).toBe("200");
   await sql.query("DELETE FROM urls WHERE code = $1", [later]);
   await untilAnswer(b, later, "404");
-  expect(b.output()).toMatch(/listening for cache evictions failed/);
-  expect(b.output()).toMatch(/listening for cache evictions again/);
+  expect(b.output()).toMatch(/listening for cache evictions and domain changes failed/);
+  expect(b.output()).toMatch(/listening for cache evictions and domain changes again/);
 }, 60_000);
 
 describe("links changed by their owner through the API of another instance", () => {
