@@ -7,7 +7,7 @@ import { urlConfig } from "./config/url-config";
 import { isWellFormedCode } from "../link-rules/codes";
 import { linkOf } from "./link-cache/lookup";
 import { answerGuarded } from "./link-answers/guarded";
-import { codeOf, sendJson, sendLink } from "./link-answers/http";
+import { codeOf, sendLink, sendUnavailable } from "./link-answers/http";
 import { notFound } from "./answer-pages/unavailable";
 
 /**
@@ -16,6 +16,9 @@ import { notFound } from "./answer-pages/unavailable";
  * A raw endpoint, because a browser following the short link should get a real
  * redirect (302 with Location), which a typed endpoint cannot answer; API clients
  * get the JSON body `{"url": ...}`. HEAD answers the same without counting.
+ *
+ * A code with no link (or a path that is no code) is 404: Encore's JSON error, or for a
+ * browser the same page as a link that stopped redirecting (answer-pages/).
  *
  * A link with an end date, a click budget or a password, or one deleted or disabled,
  * is answered by link-answers/guarded.ts: 404 with its reason (a page for a browser)
@@ -35,11 +38,11 @@ export const resolve = api.raw(
   { expose: true, method: ["GET", "HEAD"], path: "/:code" },
   (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const code = codeOf(req.url ?? "/");
-    if (!isWellFormedCode(code)) return sendJson(req, res, 404, notFound.body, notFound.bodyBytes);
+    if (!isWellFormedCode(code)) return sendUnavailable(req, res, notFound);
     const cached = urlCache.get(code);
     if (cached !== undefined) return answer(req, res, code, cached);
     return linkOf(code).then((link) =>
-      link === undefined ? sendJson(req, res, 404, notFound.body, notFound.bodyBytes) : answer(req, res, code, link),
+      link === undefined ? sendUnavailable(req, res, notFound) : answer(req, res, code, link),
     );
   },
 );
