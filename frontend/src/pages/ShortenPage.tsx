@@ -7,12 +7,15 @@ import { Field } from "../components/Field";
 import { WorkspacePicker } from "../components/WorkspacePicker";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
 import { useApiForm } from "../form";
+import { UtmBuilder } from "../components/UtmBuilder";
+import { RedirectOptions, newRedirectOptions, noRedirectOptions, redirectLabels, type RedirectValues } from "../components/RedirectOptions";
+import { RulesEditor, ruleOf, type RuleDraft } from "../components/RulesEditor";
 import { href } from "../router";
 import { useSession } from "../session";
 import { useWorkspaceChoice } from "../workspaces/chosen";
 import { mayDo } from "../workspaces/roles";
 
-const labels = { url: "Long URL", alias: "Alias", password: "Password", ...optionLabels } as const;
+const labels = { url: "Long URL", alias: "Alias", password: "Password", rules: "Targeting rules", ...optionLabels, ...redirectLabels } as const;
 
 export function ShortenPage() {
   const session = useSession();
@@ -23,11 +26,15 @@ export function ShortenPage() {
   const [password, setPassword] = useState("");
   const [options, setOptions] = useState<OptionValues>(noOptions);
   const [optionsOpen, setOptionsOpen] = useState(false);
+  const [redirect, setRedirect] = useState<RedirectValues>(noRedirectOptions);
+  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
   const [result, setResult] = useState<links.ShortenResponse | null>(null);
   const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
   // A refusal of an option is shown next to it: the options open to show it.
   useEffect(() => {
-    if (errorField && errorField !== "url") setOptionsOpen(true);
+    if (errorField === "rules" || (errorField !== null && errorField in redirectLabels)) setAdvancedOpen(true);
+    else if (errorField && errorField !== "url") setOptionsOpen(true);
   }, [errorField]);
 
   const submit = async (event: Event) => {
@@ -35,14 +42,25 @@ export function ShortenPage() {
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
     const request = session
-      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), workspaceId: workspace?.id }
+      ? {
+          url: longUrl,
+          alias: alias.trim() || undefined,
+          password: password || undefined,
+          ...newLinkOptions(options),
+          ...newRedirectOptions(redirect),
+          ...(rules.length > 0 ? { rules: rules.map(ruleOf) } : {}),
+          workspaceId: workspace?.id,
+        }
       : { url: longUrl };
-    const done = await run(async () => setResult(await client.links.shorten(request)));
+    // The redirect and targeting fields are the API's, not yet the generated client's.
+    const done = await run(async () => setResult(await client.links.shorten(request as links.ShortenRequest)));
     if (!done) return setResult(null);
     // Each link its own: the next one must not take this alias or password by accident.
     setAlias("");
     setPassword("");
     setOptions(noOptions);
+    setRedirect(noRedirectOptions);
+    setRules([]);
   };
 
   return (
@@ -72,6 +90,7 @@ export function ShortenPage() {
               {busy ? "Shortening…" : "Shorten"}
             </button>
           </div>
+          <UtmBuilder idPrefix="" url={target} onChange={setTarget} />
           {session && (
             <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
               <summary>Options</summary>
@@ -99,6 +118,13 @@ export function ShortenPage() {
                 />
                 <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
               </div>
+            </details>
+          )}
+          {session && (
+            <details class="options" open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
+              <summary>Advanced: redirect and targeting</summary>
+              <RedirectOptions idPrefix="" values={redirect} onChange={setRedirect} errorOf={errorOf} />
+              <RulesEditor idPrefix="" rules={rules} onChange={setRules} error={errorOf("rules")} />
             </details>
           )}
         </form>
