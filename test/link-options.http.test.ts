@@ -119,7 +119,7 @@ describe("an end date", () => {
     expect(page.status).toBe(404);
     expectPageHeaders(page);
     const html = await page.text();
-    expect(html).toContain("Link expired.");
+    expect(html).toContain("<h1>This link has expired</h1>");
     expect(html).not.toMatch(/<script/i);
     expect(await storedClicks(code)).toBe(1);
     // Expired links keep their stats.

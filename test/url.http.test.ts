@@ -68,6 +68,17 @@ describe("GET /:code", () => {
     expect(await res.json()).toEqual({ code: "not_found", message: "url not found", details: null });
   });
 
+  // A mistyped link opened in a browser: a page, whether the code is unknown or no code at all.
+  test.each(["zzzzzz", "a.b", "ab%20cd", "x".repeat(65)])("%s in a browser is a 404 page linking home, not JSON", async (code) => {
+    const res = await fetch(`${server.url}/${code}`, { headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'sha256-/);
+    const html = await res.text();
+    expect(html).toContain("<h1>Link not found</h1>");
+    expect(html).toContain('<a href="https://sho.rt/">');
+  });
+
   test("a query string on the short link finds the link, and is added to its url (forwardQuery, on by default)", async () => {
     const { code } = await shorten("https://example.com/q");
     expect(await (await fetch(`${server.url}/${code}?utm_source=mail`)).json()).toEqual({ url: "https://example.com/q?utm_source=mail" });

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { pageStyle } from "../url/answer-pages/pages";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -48,6 +49,12 @@ describe("the web front end's headers", () => {
     expect(res.status).toBe(404);
     expect(html).toContain("<style>");
     expectInlineCodeAllowed(html, res.headers.get("content-security-policy")!);
+  });
+
+  test("the not-found page looks like a short link's not-found page: the same style, to the character", async () => {
+    const html = await (await fetch(`${server.url}/no/such/page`)).text();
+    expect([...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1])).toEqual([pageStyle]);
+    expect(html).toContain('<a href="/">');
   });
 
   test("a short link is answered by the API, not the front end: no CSP of the page on it", async () => {

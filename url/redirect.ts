@@ -7,7 +7,7 @@ import { urlConfig } from "./config/url-config";
 import { isWellFormedCode } from "../link-rules/codes";
 import { linkOf } from "./link-cache/lookup";
 import { answerGuarded } from "./link-answers/guarded";
-import { codeOf, sendJson, sendLink } from "./link-answers/http";
+import { codeOf, sendLink, sendUnavailable } from "./link-answers/http";
 import { notFound } from "./answer-pages/unavailable";
 import { customDomains } from "./domains/custom-domains";
 import { answerOnHost } from "./link-answers/on-host";
@@ -18,6 +18,9 @@ import { answerOnHost } from "./link-answers/on-host";
  * A raw endpoint, because a browser following the short link should get a real
  * redirect (302 with Location), which a typed endpoint cannot answer; API clients
  * get the JSON body `{"url": ...}`. HEAD answers the same without counting.
+ *
+ * A code with no link (or a path that is no code) is 404: Encore's JSON error, or for a
+ * browser the same page as a link that stopped redirecting (answer-pages/).
  *
  * A link with an end date, a click budget or a password, or one deleted or disabled,
  * is answered by link-answers/guarded.ts: 404 with its reason (a page for a browser)
@@ -37,14 +40,14 @@ export const resolve = api.raw(
   { expose: true, method: ["GET", "HEAD"], path: "/:code" },
   (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const code = codeOf(req.url ?? "/");
-    if (!isWellFormedCode(code)) return sendJson(req, res, 404, notFound.body, notFound.bodyBytes);
+    if (!isWellFormedCode(code)) return sendUnavailable(req, res, notFound);
     const cached = urlCache.get(code);
     // With no custom domains every link answers on every host; else the host decides (domains/on-host.ts).
     if (!customDomains.none || (cached !== undefined && cached.domain !== null)) return answerOnHost(req, res, code, cached, answer);
     if (cached !== undefined) return answer(req, res, code, cached);
     return linkOf(code).then((link) =>
       link === undefined
-        ? sendJson(req, res, 404, notFound.body, notFound.bodyBytes)
+        ? sendUnavailable(req, res, notFound)
         : link.domain !== null
           ? answerOnHost(req, res, code, link, answer)
           : answer(req, res, code, link),

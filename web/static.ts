@@ -6,7 +6,9 @@ import { api } from "encore.dev/api";
  * short link and every API path keeps its endpoint; other methods on unknown paths still
  * get Encore's JSON 404. The page routes are in the URL's hash, so the server never needs
  * to know them. A path with no file gets not-found.html, which also says what to run
- * when the front end has not been built (frontend/dist empty).
+ * when the front end has not been built (frontend/dist empty). It looks like the page
+ * GET /:code shows a browser for a code with no link (url/answer-pages/), whose style it
+ * carries to the character, so a mistyped link looks the same whichever route answers it.
  *
  * Headers, on every page and asset (and not-found.html):
  * - Content-Security-Policy: scripts, styles and API calls from this origin only; no inline
@@ -30,7 +32,7 @@ export const assets = api.static({
   notFoundStatus: 404,
   headers: {
     "Content-Security-Policy":
-      "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-jwBqhAE1zQ0NakeEWw1K4HPC7jETyCNy6SuRiZfxEC8='; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-myX57D//XjW7tewhVqlopeX5K/vmuscmMt94XXoOxqE='; img-src 'self' https: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",

@@ -50,7 +50,7 @@ test("an expired link: a page saying so, status 404", async () => {
   await new Promise((resolve) => setTimeout(resolve, 1100));
   const response = await page.goto(shortUrl);
   expect(response?.status()).toBe(404);
-  expect(await page.getByText("Link expired.").isVisible()).toBe(true);
+  expect(await page.getByRole("heading", { name: "This link has expired" }).isVisible()).toBe(true);
   await screenshot(page, "link-expired");
   expect(cspViolations).toEqual([]);
 });

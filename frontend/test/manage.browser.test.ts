@@ -152,7 +152,7 @@ describe("links people manage, in the browser", () => {
 
     const visited = await visit(alias);
     expect(visited.status).toBe(404);
-    expect(visited.text).toMatch(/link deleted/i);
+    expect(visited.text).toMatch(/This link was deleted/);
     await screenshot(page, "manage-deleted");
   });
 
@@ -166,7 +166,7 @@ describe("links people manage, in the browser", () => {
 
     const visited = await visit(code);
     expect(visited.status).toBe(404);
-    expect(visited.text).toMatch(/link expired/i);
+    expect(visited.text).toMatch(/This link has expired/);
     await screenshot(page, "manage-expired");
 
     const item = await myLink(code);

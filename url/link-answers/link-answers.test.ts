@@ -4,18 +4,39 @@ import { Readable } from "node:stream";
 import { describe, expect, test } from "vitest";
 import { clientAddressKey } from "../../limits/client-address";
 import { readForm } from "./form";
-import { escapeHtml, pageHeaders, passwordPage } from "../answer-pages/pages";
-import { notFound, unavailableAnswer } from "../answer-pages/unavailable";
+import { escapeHtml, pageHeaders, passwordPage, waitPage } from "../answer-pages/pages";
+import { notFound, unavailableAnswer, unavailablePage } from "../answer-pages/unavailable";
 
 describe("pages", () => {
   test("the one inline style of every page is allowed by its hash, and nothing runs", () => {
-    for (const html of [passwordPage(null), passwordPage("Wrong"), notFound.page, unavailableAnswer("expired").page]) {
+    for (const html of [passwordPage(null), passwordPage("Wrong"), notFound.page, unavailableAnswer("expired").page, waitPage("guesses", 30)]) {
       const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1]!);
       expect(styles).toHaveLength(1);
       const hash = createHash("sha256").update(styles[0]!).digest("base64");
       expect(pageHeaders["content-security-policy"]).toContain(`style-src 'sha256-${hash}'`);
       expect(html).not.toMatch(/<script|\son[a-z]+=/i);
     }
+  });
+
+  test("every page links home: PUBLIC_BASE_URL, or the home it is given", () => {
+    for (const html of [passwordPage(null), notFound.page, unavailableAnswer("deleted").page, waitPage("busy", undefined)]) {
+      expect(html).toContain('<p class="home"><a href="https://sho.rt/">Go to sho.rt</a></p>');
+    }
+    const home = { url: "https://go.example.com/", label: "Go to <Example>" };
+    expect(unavailablePage(notFound, home)).toContain('<a href="https://go.example.com/">Go to &lt;Example&gt;</a>');
+    expect(passwordPage(null, home)).toContain('<a href="https://go.example.com/">');
+  });
+
+  test("a prepared page is built once", () => {
+    expect(unavailableAnswer("expired").page).toBe(unavailableAnswer("expired").page);
+    expect(notFound.page).toContain("<h1>Link not found</h1>");
+  });
+
+  test("the wait page says when to try again", () => {
+    expect(waitPage("guesses", 30)).toContain("Try again in 30 seconds.");
+    expect(waitPage("guesses", 600)).toContain("Try again in 10 minutes.");
+    expect(waitPage("guesses", 1)).toContain("Try again in 1 second.");
+    expect(waitPage("guesses", undefined)).toContain("Try again in a little while.");
   });
 
   test("text is escaped", () => {

@@ -3,9 +3,10 @@ import type { CachedLink } from "../link-cache/cache";
 import { linkOf } from "../link-cache/lookup";
 import { urlNotifications } from "../link-cache/notifications";
 import { urlConfig } from "../config/url-config";
-import { sendJson } from "./http";
+import { appMeta } from "encore.dev";
+import { prefersHtml, sendPage, sendUnavailable } from "./http";
 import { requestHost } from "../../link-rules/request-host";
-import { notFound } from "../answer-pages/unavailable";
+import { notFound, unavailablePage } from "../answer-pages/unavailable";
 import { customDomains } from "../domains/custom-domains";
 import type { CustomDomain } from "../domains/domain-set";
 
@@ -51,5 +52,8 @@ export function sendUnknownCode(req: IncomingMessage, res: ServerResponse, domai
     res.end();
     return;
   }
-  sendJson(req, res, 404, notFound.body, notFound.bodyBytes);
+  if (domain === null || !prefersHtml(req)) return sendUnavailable(req, res, notFound);
+  // The domain's own page links to the domain's root, not to the instance: rare enough to build each time.
+  const home = { url: `${new URL(appMeta().apiBaseUrl).protocol}//${domain.host}/`, label: `Go to ${domain.host}` };
+  sendPage(req, res, 404, unavailablePage(notFound, home));
 }

@@ -8,7 +8,7 @@ import { countClick, passwordIsRight, sendNeedsPassword, unavailableNow } from "
 import { maxFormBytes, readForm } from "./form";
 import { codeOf, prefersHtml, sendPage, sendSeeOther, sendUnavailable } from "./http";
 import { sendEnded } from "./fallback";
-import { escapeHtml, page } from "../answer-pages/pages";
+import { waitPage, type WaitReason } from "../answer-pages/pages";
 import { exhaustedAnswer, notFound } from "../answer-pages/unavailable";
 import { matchingRule } from "./targeting";
 import { urlConfig } from "../config/url-config";
@@ -70,16 +70,15 @@ function refuse(res: ServerResponse, status: number, code: string, message: stri
   res.end(body);
 }
 
-/** The refusals that ask to try again later, with their statuses. */
-const waitCodes: ReadonlyMap<ErrCode, number> = new Map([
-  [ErrCode.ResourceExhausted, 429], // too many wrong passwords
-  [ErrCode.Unavailable, 503], // too many passwords being checked on this server
+/** The refusals that ask to try again later, with their statuses and why. */
+const waitCodes: ReadonlyMap<ErrCode, readonly [number, WaitReason]> = new Map([
+  [ErrCode.ResourceExhausted, [429, "guesses"]], // too many wrong passwords
+  [ErrCode.Unavailable, [503, "busy"]], // too many passwords being checked on this server
 ]);
 
 /** A refusal of waitCodes as a page, with Retry-After. */
 function sendWaitPage(req: IncomingMessage, res: ServerResponse, err: APIError): void {
-  const status = waitCodes.get(err.code)!;
+  const [status, reason] = waitCodes.get(err.code)!;
   const retryAfter = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
-  const html = page("Please wait", `<p>${escapeHtml(err.message[0]!.toUpperCase() + err.message.slice(1))}.</p>`);
-  sendPage(req, res, status, html, undefined, retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) });
+  sendPage(req, res, status, waitPage(reason, retryAfter), undefined, retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) });
 }

@@ -9,17 +9,26 @@ import { OptionFields, numberValue, optionLabels, type OptionValues } from "./Op
 import { TagEditor } from "./TagEditor";
 import { PreviewFields, previewChangesOf, previewLabels, previewValuesOf } from "./PreviewFields";
 import { tagNames } from "../tags";
+import { UtmBuilder } from "./UtmBuilder";
+import { RedirectOptions, redirectChanges, redirectLabels, redirectValuesOf, type LinkRedirectFields, type RedirectValues } from "./RedirectOptions";
+import { RulesEditor, draftOf, ruleOf, type RedirectRule, type RuleDraft } from "./RulesEditor";
 
-const labels = { url: "Target URL", password: "Password", tags: "Tags", ...previewLabels, ...optionLabels } as const;
+const labels = { url: "Target URL", password: "Password", tags: "Tags", rules: "Targeting rules", ...previewLabels, ...optionLabels, ...redirectLabels } as const;
 
-interface Values extends OptionValues {
+/** A Link with the redirect and targeting fields (until the generated client has them). */
+type LinkWithRedirects = links.Link & LinkRedirectFields & { rules?: RedirectRule[] };
+
+interface Values extends OptionValues, RedirectValues {
   url: string;
   /** The tags' names, separated by commas. */
   tags: string;
+  rules: RuleDraft[];
 }
 
-function valuesOf(link: links.Link): Values {
+function valuesOf(link: LinkWithRedirects): Values {
   return {
+    ...redirectValuesOf(link),
+    rules: (link.rules ?? []).map(draftOf),
     url: link.originalUrl,
     expiresAt: toLocalInput(link.expiresAt),
     maxClicks: link.maxClicks?.toString() ?? "",
@@ -39,18 +48,22 @@ function changesOf(before: Values, after: Values, password: string, removePasswo
   if (after.maxClicks !== before.maxClicks) changes.maxClicks = after.maxClicks === "" ? null : numberValue(after.maxClicks);
   if (after.title.trim() !== before.title) changes.title = after.title.trim() || null;
   if (tagNames(after.tags).join(",") !== tagNames(before.tags).join(",")) changes.tags = tagNames(after.tags);
+  Object.assign(changes, redirectChanges(before, after));
+  const rules = after.rules.map(ruleOf);
+  if (JSON.stringify(rules) !== JSON.stringify(before.rules.map(ruleOf))) Object.assign(changes, { rules });
   if (removePassword) changes.password = null;
   else if (password !== "") changes.password = password;
   return changes;
 }
 
-export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; onSaved: (link: links.Link) => void; onCancel: () => void }) {
+export function EditLinkForm({ link, onSaved, onCancel }: { link: LinkWithRedirects; onSaved: (link: links.Link) => void; onCancel: () => void }) {
   const before = valuesOf(link);
   const [values, setValues] = useState(before);
   const [password, setPassword] = useState("");
   const [removePassword, setRemovePassword] = useState(false);
   const [preview, setPreview] = useState(() => previewValuesOf(link.preview));
-  const { busy, formError, errorOf, run } = useApiForm(labels);
+  const { busy, formError, errorField, errorOf, run } = useApiForm(labels);
+  const redirectError = errorField === "rules" || (errorField !== null && errorField in redirectLabels);
   const first = useRef<HTMLDivElement>(null);
   const id = (field: string) => `edit-${link.code}-${field}`;
 
@@ -76,6 +89,7 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
           error={errorOf("url")}
         />
       </div>
+      <UtmBuilder idPrefix={id("")} url={values.url} onChange={(url) => setValues({ ...values, url })} />
       <div class="options-grid">
         <OptionFields idPrefix={id("")} values={values} onChange={(options) => setValues({ ...values, ...options })} errorOf={errorOf} />
         <div>
@@ -101,6 +115,11 @@ export function EditLinkForm({ link, onSaved, onCancel }: { link: links.Link; on
       </div>
       <PreviewFields idPrefix={id("")} values={preview} onChange={setPreview} errorOf={errorOf} />
       <TagEditor id={id("tags")} value={values.tags} onInput={(tags) => setValues({ ...values, tags })} error={errorOf("tags")} />
+      <details class="options" open={Boolean(redirectError) || values.rules.length > 0 || undefined}>
+        <summary>Redirect and targeting</summary>
+        <RedirectOptions idPrefix={id("")} values={values} onChange={(redirect) => setValues({ ...values, ...redirect })} errorOf={errorOf} />
+        <RulesEditor idPrefix={id("")} rules={values.rules} onChange={(rules) => setValues({ ...values, rules })} error={errorOf("rules")} />
+      </details>
       {formError && <Alert>{formError}</Alert>}
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -6,6 +6,7 @@ import { href } from "../router";
 import { ConfirmButton } from "./ConfirmButton";
 import { CopyButton } from "./CopyButton";
 import { EditLinkForm } from "./EditLinkForm";
+import { QrOptions } from "./QrOptions";
 import { Sparkline } from "./Sparkline";
 import { TagChips } from "./TagChips";
 
@@ -90,10 +91,10 @@ export function LinkItem({ link, readOnly = false, onChanged, onDeleted, selecte
         )}
       </div>
       {link.status === "disabled" && <span class="meta">A moderator disabled this link: it cannot be changed.</span>}
-      {link.qrCodeUrl && (
+      {link.status !== "deleted" && link.status !== "disabled" && (
         <details class="qr-details">
           <summary>QR code</summary>
-          <img class="qr" src={link.qrCodeUrl} alt={`QR code for ${link.shortUrl}`} width={164} height={164} loading="lazy" />
+          <QrOptions code={link.code} shortUrl={link.shortUrl} />
         </details>
       )}
       {editing && (

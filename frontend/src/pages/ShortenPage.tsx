@@ -8,12 +8,15 @@ import { WorkspacePicker } from "../components/WorkspacePicker";
 import { OptionFields, newLinkOptions, noOptions, optionLabels, type OptionValues } from "../components/OptionFields";
 import { PreviewFetchNotice, PreviewFields, newLinkPreview, noPreviewValues, previewLabels } from "../components/PreviewFields";
 import { useApiForm } from "../form";
+import { UtmBuilder } from "../components/UtmBuilder";
+import { RedirectOptions, newRedirectOptions, noRedirectOptions, redirectLabels, type RedirectValues } from "../components/RedirectOptions";
+import { RulesEditor, ruleOf, type RuleDraft } from "../components/RulesEditor";
 import { href } from "../router";
 import { useSession } from "../session";
 import { useWorkspaceChoice } from "../workspaces/chosen";
 import { mayDo } from "../workspaces/roles";
 
-const labels = { url: "Long URL", alias: "Alias", password: "Password", domain: "Domain", ...previewLabels, ...optionLabels } as const;
+const labels = { url: "Long URL", alias: "Alias", password: "Password", domain: "Domain", rules: "Targeting rules", ...previewLabels, ...optionLabels, ...redirectLabels } as const;
 
 export function ShortenPage() {
   const session = useSession();
@@ -25,13 +28,17 @@ export function ShortenPage() {
   const [options, setOptions] = useState<OptionValues>(noOptions);
   const [preview, setPreview] = useState(noPreviewValues);
   const [optionsOpen, setOptionsOpen] = useState(false);
+  const [redirect, setRedirect] = useState<RedirectValues>(noRedirectOptions);
+  const [rules, setRules] = useState<RuleDraft[]>([]);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
   const [result, setResult] = useState<links.ShortenResponse | null>(null);
   const [domain, setDomain] = useState("");
   const domains = useVerifiedDomains(session ? workspace?.id : undefined);
   const { busy, formError, errorField, errorOf, run } = useApiForm(labels, "alias");
   // A refusal of an option is shown next to it: the options open to show it.
   useEffect(() => {
-    if (errorField && errorField !== "url") setOptionsOpen(true);
+    if (errorField === "rules" || (errorField !== null && errorField in redirectLabels)) setAdvancedOpen(true);
+    else if (errorField && errorField !== "url") setOptionsOpen(true);
   }, [errorField]);
 
   const submit = async (event: Event) => {
@@ -39,15 +46,28 @@ export function ShortenPage() {
     const longUrl = target.trim();
     // Options are for signed-in users only: the API refuses an alias from anyone else.
     const request = session
-      ? { url: longUrl, alias: alias.trim() || undefined, password: password || undefined, ...newLinkOptions(options), ...newLinkPreview(preview), workspaceId: workspace?.id, domain: domains.includes(domain) ? domain : undefined }
+      ? {
+          url: longUrl,
+          alias: alias.trim() || undefined,
+          password: password || undefined,
+          ...newLinkOptions(options),
+          ...newLinkPreview(preview),
+          ...newRedirectOptions(redirect),
+          ...(rules.length > 0 ? { rules: rules.map(ruleOf) } : {}),
+          workspaceId: workspace?.id,
+          domain: domains.includes(domain) ? domain : undefined,
+        }
       : { url: longUrl };
-    const done = await run(async () => setResult(await client.links.shorten(request)));
+    // The redirect and targeting fields are the API's, not yet the generated client's.
+    const done = await run(async () => setResult(await client.links.shorten(request as links.ShortenRequest)));
     if (!done) return setResult(null);
     // Each link its own: the next one must not take this alias or password by accident.
     setAlias("");
     setPassword("");
     setOptions(noOptions);
     setPreview(noPreviewValues);
+    setRedirect(noRedirectOptions);
+    setRules([]);
   };
 
   return (
@@ -91,6 +111,7 @@ export function ShortenPage() {
               {errorOf("domain") && <span class="field-error"> {errorOf("domain")}</span>}
             </p>
           )}
+          <UtmBuilder idPrefix="" url={target} onChange={setTarget} />
           {session && (
             <details class="options" open={optionsOpen} onToggle={(e) => setOptionsOpen(e.currentTarget.open)}>
               <summary>Options</summary>
@@ -119,6 +140,13 @@ export function ShortenPage() {
                 <OptionFields idPrefix="" values={options} onChange={setOptions} errorOf={errorOf} />
               </div>
               <PreviewFields idPrefix="new-" values={preview} onChange={setPreview} errorOf={errorOf} />
+            </details>
+          )}
+          {session && (
+            <details class="options" open={advancedOpen} onToggle={(e) => setAdvancedOpen(e.currentTarget.open)}>
+              <summary>Advanced: redirect and targeting</summary>
+              <RedirectOptions idPrefix="" values={redirect} onChange={setRedirect} errorOf={errorOf} />
+              <RulesEditor idPrefix="" rules={rules} onChange={setRules} error={errorOf("rules")} />
             </details>
           )}
         </form>
