@@ -110,7 +110,11 @@ describe("GET /admin/links", () => {
     const anonymous = await shorten("https://www.bad.example/login");
     const owned = await shorten("https://bad.example/x", user.token, { title: "Free 100% prize" });
     const other = await shorten("https://notbad.example/");
-    const codes = async (query: string) => ((await asAdmin("GET", `/admin/links?${query}`)).body.links as Array<{ code: string }>).map((l) => l.code);
+    const codes = async (query: string) => {
+      const res = await asAdmin("GET", `/admin/links?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.links as Array<{ code: string }>).map((l) => l.code);
+    };
     expect(await codes("host=BAD.example")).toEqual([owned, anonymous]);
     expect(await codes("host=notbad.example")).toEqual([other]);
     expect(await codes("q=100%25 PRIZE")).toEqual([owned]);

@@ -132,7 +132,10 @@ describe("app, catalog and flow", () => {
     const shorten = links.endpoints.find((e) => e.name === "shorten")!;
     expect(shorten).toMatchObject({ kind: "typed", methods: ["POST"], path: "/shorten", expose: true, auth: false, source: expect.stringMatching(/^links\/shorten\.ts:\d+$/) });
     expect(shorten.doc).toContain("Stores a URL under a new random 6-character code");
-    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual(["alias", "description", "expiresAt", "forwardedFor", "maxClicks", "password", "tags", "title", "url", "workspaceId"]);
+    expect(shorten.request!.fields.map((f) => f.name).sort()).toEqual([
+      "alias", "allowIndexing", "description", "domain", "expiresAt", "fallbackUrl", "fetchPreview", "forwardQuery", "forwardedFor",
+      "maxClicks", "password", "preview", "redirectType", "rules", "startsAt", "tags", "title", "url", "workspaceId",
+    ]);
     expect(shorten.request!.fields).toEqual(
       expect.arrayContaining([
         { name: "url", location: "body", wireName: "url", optional: false, type: "string", doc: "The long URL: absolute http or https, at most 2048 characters." },

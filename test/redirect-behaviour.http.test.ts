@@ -113,7 +113,7 @@ describe("a start time", () => {
     const page = await browse(`/${code}`);
     expect(page.status).toBe(404);
     expectPageHeaders(page);
-    expect(await page.text()).toContain("Link not active yet.");
+    expect(await page.text()).toContain("This link is not active yet");
     expect(await readLink(code)).toMatchObject({ status: "scheduled", startsAt: startsAt.toISOString() });
     const list = async (status: string) =>
       ((await (await client.request("GET", `/links?status=${status}`, { token })).json()) as { links: { code: string }[] }).links.map((l) => l.code);

@@ -75,8 +75,9 @@ export function adminLinkRows(query: AdminLinkQuery): Promise<AdminLinkRow[]> {
   if (query.creator !== undefined) conditions.push(`u.created_by = ${param(query.creator)}`);
   const status = statusConditions[query.status];
   if (status !== null) {
-    const now = `${param(query.now)}::timestamptz`;
-    conditions.push(status.replaceAll("$now", () => now));
+    // One parameter for every $now, and none for a status without one (an unused parameter has no type).
+    let now: string | undefined;
+    conditions.push(status.replaceAll("$now", () => (now ??= `${param(query.now)}::timestamptz`)));
   }
   if (query.after !== undefined) {
     const p = param(position(query.after));

@@ -32,10 +32,11 @@ test("a tag deleted while the insert runs: the insert waits for the delete, then
   await deleting.exec`DELETE FROM tags WHERE id = ${tag}`;
   const c = code();
   const stored = urlStore.insert(c, "https://tags.example/race", { ...plainLink, workspaceId, tagIds: [tag] });
-  // The insert's FOR KEY SHARE read of the tag waits for the open delete.
+  // The insert's FOR KEY SHARE read of the tag waits for the open delete. The statement is
+  // known by its start: pg_stat_activity keeps a query's first 1024 bytes only.
   await expect
     .poll(async () => (await db.queryRow<{ n: number }>`
-      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO link_tags%'`)!.n)
+      SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH stored AS (%INSERT INTO urls%'`)!.n)
     .toBe(1);
   await deleting.commit();
   expect(await stored).toBe(true);
