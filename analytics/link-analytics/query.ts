@@ -113,14 +113,24 @@ async function seriesOf(db: AnalyticsReader, codes: readonly string[], { from, t
 async function breakdownsOf(db: AnalyticsReader, codes: readonly string[], { from, to }: AnalyticsRange): Promise<Map<BreakdownDimension, Breakdown>> {
   const rows = await db.queryAll<{ dimension: BreakdownDimension; value: string | null; humans: number; bots: number }>`
     WITH hourly AS (
+      -- The empty grouping set is the range's clicks, as rule '' (none) until rule_clicks takes the rules' off.
       SELECT CASE WHEN GROUPING(referrer) = 0 THEN 'referrer' WHEN GROUPING(country) = 0 THEN 'country'
                   WHEN GROUPING(browser) = 0 THEN 'browser' WHEN GROUPING(os) = 0 THEN 'os'
                   WHEN GROUPING(device) = 0 THEN 'device' ELSE 'rule' END AS dimension,
-             COALESCE(referrer, country, browser, os, device, rule) AS value,
+             COALESCE(referrer, country, browser, os, device, '') AS value,
              sum(clicks) FILTER (WHERE NOT bot) AS humans, sum(clicks) FILTER (WHERE bot) AS bots
       FROM link_clicks_hourly
       WHERE code = ANY(${codes}::text[]) AND hour >= date_trunc('hour', ${from}::timestamptz) AND hour < ${to}::timestamptz
-      GROUP BY GROUPING SETS ((referrer), (country), (browser), (os), (device), (rule))
+      GROUP BY GROUPING SETS ((referrer), (country), (browser), (os), (device), ())
+    ), rule_clicks AS (
+      SELECT rule, sum(clicks) FILTER (WHERE NOT bot) AS humans, sum(clicks) FILTER (WHERE bot) AS bots
+      FROM link_clicks_rules_hourly
+      WHERE code = ANY(${codes}::text[]) AND hour >= date_trunc('hour', ${from}::timestamptz) AND hour < ${to}::timestamptz
+      GROUP BY rule
+    ), rules_hourly AS (
+      SELECT 'rule' AS dimension, rule AS value, humans, bots FROM rule_clicks
+      UNION ALL
+      SELECT 'rule', '', -sum(humans), -sum(bots) FROM rule_clicks
     ), daily AS (
       SELECT dimension, value, sum(humans) AS humans, sum(bots) AS bots
       FROM link_clicks_daily
@@ -129,7 +139,7 @@ async function breakdownsOf(db: AnalyticsReader, codes: readonly string[], { fro
       GROUP BY dimension, value
     ), summed AS (
       SELECT dimension, value, sum(COALESCE(humans, 0)) AS humans, sum(COALESCE(bots, 0)) AS bots
-      FROM (SELECT * FROM hourly UNION ALL SELECT * FROM daily) AS both_kinds
+      FROM (SELECT * FROM hourly UNION ALL SELECT * FROM rules_hourly UNION ALL SELECT * FROM daily) AS both_kinds
       GROUP BY dimension, value
     ), ranked AS (
       -- Value '' is what a day's rollup summed as other (for rules: no rule): never among the top.

@@ -74,4 +74,33 @@ describe("rolling hours up into days", () => {
       SELECT humans::int, bots::int FROM link_clicks_daily WHERE code = 'roll03' AND dimension = 'all'`;
     expect(all).toEqual({ humans: 6, bots: 4 });
   });
+
+  test("a day keeps each rule's clicks, and as no rule the rest; the rules breakdown stays the same", async () => {
+    const now = new Date("2026-11-27T12:00:00Z");
+    const hour = new Date(Date.UTC(2026, 9, 2, 8));
+    await seedHour("roll04", hour, 4, 3); // 10 human clicks, 3 bot clicks
+    await urlDb.exec`
+      INSERT INTO link_clicks_rules_hourly (code, hour, bot, rule, clicks)
+      VALUES ('roll04', ${hour}, false, 'ruleA123', 6), ('roll04', ${hour}, true, 'ruleB456', 2)`;
+    const range = { from: new Date(Date.UTC(2026, 9, 1)), to: now, interval: "day" as const, tz: "UTC" };
+    const before = await clickAnalytics(["roll04"], range);
+    expect(before.rules).toEqual({
+      top: [
+        { value: "ruleA123", humans: 6, bots: 0 },
+        { value: "ruleB456", humans: 0, bots: 2 },
+      ],
+      other: { humans: 4, bots: 1 },
+    });
+
+    await rollUpClickAnalytics(now);
+    expect(await urlDb.queryRow`SELECT 1 FROM link_clicks_rules_hourly WHERE code = 'roll04'`).toBeNull();
+    const rules = await urlDb.queryAll<{ value: string; humans: number; bots: number }>`
+      SELECT value, humans::int, bots::int FROM link_clicks_daily WHERE code = 'roll04' AND dimension = 'rule' ORDER BY value`;
+    expect(rules).toEqual([
+      { value: "", humans: 4, bots: 1 },
+      { value: "ruleA123", humans: 6, bots: 0 },
+      { value: "ruleB456", humans: 0, bots: 2 },
+    ]);
+    expect((await clickAnalytics(["roll04"], range)).rules).toEqual(before.rules);
+  });
 });

@@ -16,7 +16,8 @@ const linksPerBatch = 500;
  * Each link's day gets one row per dimension value ('all' for the series), its top 50
  * values per dimension kept and the rest summed as other (''), so a link's daily rows
  * are at most 1 + 6 × 51 per day with clicks. Dimension 'rule' is the targeting rule that
- * sent the clicks, '' for none (the link's own URL) as in the hourly rows. Rows a late journal replay adds to an old
+ * sent the clicks (link_clicks_rules_hourly, moved in the same statement), '' for none (the
+ * link's own URL). Rows a late journal replay adds to an old
  * hour are moved by the next run and added to their day.
  */
 export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
@@ -31,18 +32,31 @@ export async function rollUpClickAnalytics(now = new Date()): Promise<number> {
     const row = await urlDb.queryRow<{ moved: number }>`
       WITH moved AS (
         DELETE FROM link_clicks_hourly WHERE code = ANY(${codes}::text[]) AND hour < ${cutoff} RETURNING *
+      ), moved_rules AS (
+        DELETE FROM link_clicks_rules_hourly WHERE code = ANY(${codes}::text[]) AND hour < ${cutoff} RETURNING *
       ), dims AS (
         SELECT code, (hour AT TIME ZONE 'UTC')::date AS day,
                CASE WHEN GROUPING(referrer) = 0 THEN 'referrer' WHEN GROUPING(country) = 0 THEN 'country'
                     WHEN GROUPING(browser) = 0 THEN 'browser' WHEN GROUPING(os) = 0 THEN 'os'
-                    WHEN GROUPING(device) = 0 THEN 'device' WHEN GROUPING(rule) = 0 THEN 'rule' ELSE 'all' END AS dimension,
-               COALESCE(referrer, country, browser, os, device, rule, '') AS value,
+                    WHEN GROUPING(device) = 0 THEN 'device' ELSE 'all' END AS dimension,
+               COALESCE(referrer, country, browser, os, device, '') AS value,
                COALESCE(sum(clicks) FILTER (WHERE NOT bot), 0) AS humans, COALESCE(sum(clicks) FILTER (WHERE bot), 0) AS bots
         FROM moved
-        GROUP BY code, (hour AT TIME ZONE 'UTC')::date, GROUPING SETS ((), (referrer), (country), (browser), (os), (device), (rule))
+        GROUP BY code, (hour AT TIME ZONE 'UTC')::date, GROUPING SETS ((), (referrer), (country), (browser), (os), (device))
+      ), rule_days AS (
+        SELECT code, (hour AT TIME ZONE 'UTC')::date AS day, rule,
+               COALESCE(sum(clicks) FILTER (WHERE NOT bot), 0) AS humans, COALESCE(sum(clicks) FILTER (WHERE bot), 0) AS bots
+        FROM moved_rules
+        GROUP BY 1, 2, 3
+      ), all_dims AS (
+        -- Dimension 'rule': each rule's clicks, and as '' (none) the day's clicks less the rules'.
+        SELECT * FROM dims
+        UNION ALL SELECT code, day, 'rule', rule, humans, bots FROM rule_days
+        UNION ALL SELECT code, day, 'rule', '', humans, bots FROM dims WHERE dimension = 'all'
+        UNION ALL SELECT code, day, 'rule', '', -humans, -bots FROM rule_days
       ), ranked AS (
         -- Value '' is what an hour counted as other (click-analytics/store.ts): never among the top.
-        SELECT *, row_number() OVER (PARTITION BY code, day, dimension ORDER BY value = '', humans + bots DESC, value) AS rank FROM dims
+        SELECT *, row_number() OVER (PARTITION BY code, day, dimension ORDER BY value = '', humans + bots DESC, value) AS rank FROM all_dims
       ), added AS (
         INSERT INTO link_clicks_daily AS t (code, dimension, day, value, humans, bots)
         SELECT code, dimension, day, CASE WHEN rank <= ${topValuesPerDay} THEN value ELSE '' END, sum(humans), sum(bots)

@@ -3,6 +3,7 @@ import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
 import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
 import { addClickAnalytics, rowsPerHour, valuesPerHour } from "./store";
+import { rulesPerHour } from "./rule-clicks";
 
 const hour = hourOf(Date.now());
 const chrome: Omit<ClickDetails, "referrer"> = { hour, bot: false, country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
@@ -71,35 +72,46 @@ describe("the bound on one link's hour", () => {
 
 describe("the targeting rule of a click", () => {
   async function byRule(code: string) {
-    return db.queryAll<{ rule: string; referrer: string; clicks: number }>`
-      SELECT rule, referrer, clicks::int FROM link_clicks_hourly WHERE code = ${code} ORDER BY rule, referrer`;
+    return db.queryAll<{ bot: boolean; rule: string; clicks: number }>`
+      SELECT bot, rule, clicks::int FROM link_clicks_rules_hourly WHERE code = ${code} ORDER BY rule, bot`;
   }
 
-  test("is a column of the row; a click no rule sent has ''", async () => {
+  test("is counted apart, per rule, humans and bots; a click no rule sent has no rule row; the hourly rows hold every click", async () => {
     await flush("rule01", [
       [{ ...chrome, referrer: "a.example", rule: "ruleA123" }, 3],
       [{ ...chrome, referrer: "a.example" }, 2],
       [{ ...chrome, referrer: "a.example", rule: "ruleB456" }, 1],
+      [{ ...chrome, bot: true, browser: "curl", referrer: "a.example", rule: "ruleB456" }, 5],
     ]);
-    await flush("rule01", [[{ ...chrome, referrer: "a.example", rule: "ruleA123" }, 4]]);
+    await flush("rule01", [[{ ...chrome, referrer: "b.example", rule: "ruleA123" }, 4]]);
     expect(await byRule("rule01")).toEqual([
-      { rule: "", referrer: "a.example", clicks: 2 },
-      { rule: "ruleA123", referrer: "a.example", clicks: 7 },
-      { rule: "ruleB456", referrer: "a.example", clicks: 1 },
+      { bot: false, rule: "ruleA123", clicks: 7 },
+      { bot: false, rule: "ruleB456", clicks: 1 },
+      { bot: true, rule: "ruleB456", clicks: 5 },
     ]);
+    expect(sum(await stored("rule01"))).toBe(15);
   });
 
-  test(`past ${rowsPerHour} combinations the row of others keeps the rule, so each rule's clicks stay exact`, async () => {
-    const clicks: [ClickDetails, number][] = [];
-    for (let r = 0; r < 30; r++) {
-      for (let c = 0; c < 30; c++) clicks.push([{ ...chrome, referrer: `r${r}.example`, country: `C${c}`, rule: c % 2 === 0 ? "even0000" : undefined }, 1]);
-    }
-    await flush("rule02", clicks);
-    const rows = await byRule("rule02");
-    // At most the bound, plus a row of others per rule (none and "even0000"; humans only here).
-    expect(rows.length).toBeLessThanOrEqual(rowsPerHour + 2);
-    expect(rows.filter((r) => r.referrer === "").map((r) => r.rule).sort()).toEqual(["", "even0000"]);
-    expect(sum(rows.filter((r) => r.rule === "even0000"))).toBe(450);
-    expect(sum(rows.filter((r) => r.rule === ""))).toBe(450);
+  test("a link without rules writes no rule row", async () => {
+    await flush("rule02", [[{ ...chrome, referrer: "a.example" }, 9]]);
+    expect(await byRule("rule02")).toEqual([]);
+    expect(sum(await stored("rule02"))).toBe(9);
+  });
+
+  test(`an hour keeps ${rulesPerHour} rule ids, most clicked first; later ones count as none, every click still in the hourly rows`, async () => {
+    const first = Array.from({ length: rulesPerHour + 5 }, (_, k): [ClickDetails, number] => [{ ...chrome, referrer: "a.example", rule: `r${String(k).padStart(7, "0")}` }, k + 1]);
+    await flush("rule03", first);
+    let rows = await byRule("rule03");
+    expect(rows).toHaveLength(rulesPerHour);
+    expect(rows.some((r) => r.rule === "r0000000")).toBe(false); // the least clicked
+    await flush("rule03", [
+      [{ ...chrome, referrer: "a.example", rule: `r${String(rulesPerHour + 4).padStart(7, "0")}` }, 1], // kept: counts
+      [{ ...chrome, referrer: "a.example", rule: "newrule0" }, 100], // no room: none's
+    ]);
+    rows = await byRule("rule03");
+    expect(rows).toHaveLength(rulesPerHour);
+    expect(rows.find((r) => r.rule === `r${String(rulesPerHour + 4).padStart(7, "0")}`)!.clicks).toBe(rulesPerHour + 6);
+    const all = ((rulesPerHour + 5) * (rulesPerHour + 6)) / 2 + 101;
+    expect(sum(await stored("rule03"))).toBe(all);
   });
 });

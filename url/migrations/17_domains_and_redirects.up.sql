@@ -82,8 +82,18 @@ CREATE TRIGGER urls_evict_changed
     OR OLD.preview_image IS DISTINCT FROM NEW.preview_image)
   EXECUTE FUNCTION url_cache_evict();
 
--- Which targeting rule sent a click ('' : none, the link's own URL): a dimension of the
--- hourly rows, so it joins the key; rolled up into the daily rows as dimension 'rule'.
-ALTER TABLE link_clicks_hourly ADD COLUMN rule TEXT NOT NULL DEFAULT '';
-ALTER TABLE link_clicks_hourly DROP CONSTRAINT link_clicks_hourly_pkey,
-  ADD PRIMARY KEY (code, hour, bot, referrer, country, browser, os, device, rule);
+-- Which targeting rule sent a click: its own counters, one row per link, hour, humans or
+-- bots and rule, written in the flush that writes the click's link_clicks_hourly row. Not a
+-- column of that table's key: a replica of the previous release, still running during a
+-- rolling upgrade, adds to link_clicks_hourly through an ON CONFLICT that names its key,
+-- which must stay a unique index. A click no rule sent has no row here: the rules
+-- breakdown counts it as other (its hour's clicks less its rules').
+CREATE TABLE link_clicks_rules_hourly (
+  code TEXT NOT NULL,
+  hour TIMESTAMPTZ NOT NULL,
+  bot BOOLEAN NOT NULL,
+  rule TEXT NOT NULL,
+  clicks BIGINT NOT NULL,
+  PRIMARY KEY (code, hour, bot, rule)
+)
+WITH (fillfactor = 50);
