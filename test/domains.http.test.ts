@@ -148,6 +148,8 @@ describe("custom domains", () => {
     });
     await expect.poll(async () => (await onHost(one, "/nosuchcode")).location).toBe("https://example.com/missing");
     expect((await onHost(one, `/${plain.code}`)).location).toBe("https://example.com/missing");
+    // A path that can be no code is an unknown code of the domain too.
+    expect((await onHost(one, "/no.such~code")).location).toBe("https://example.com/missing");
     expect((await onHost(two, "/nosuchcode")).status).toBe(404);
     // / is the domain's: its root URL, or its own page; anywhere else the front end's page.
     expect((await onHost(one, "/")).location).toBe("https://example.com/home");

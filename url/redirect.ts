@@ -10,7 +10,7 @@ import { answerGuarded } from "./link-answers/guarded";
 import { codeOf, sendLink, sendUnavailable } from "./link-answers/http";
 import { notFound } from "./answer-pages/unavailable";
 import { customDomains } from "./domains/custom-domains";
-import { answerOnHost } from "./link-answers/on-host";
+import { answerOnHost, sendUnknownOnHost } from "./link-answers/on-host";
 
 /**
  * GET /:code resolves a short code and counts the click.
@@ -40,7 +40,7 @@ export const resolve = api.raw(
   { expose: true, method: ["GET", "HEAD"], path: "/:code" },
   (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const code = codeOf(req.url ?? "/");
-    if (!isWellFormedCode(code)) return sendUnavailable(req, res, notFound);
+    if (!isWellFormedCode(code)) return customDomains.none ? sendUnavailable(req, res, notFound) : sendUnknownOnHost(req, res);
     const cached = urlCache.get(code);
     // With no custom domains every link answers on every host; else the host decides (domains/on-host.ts).
     if (!customDomains.none || (cached !== undefined && cached.domain !== null)) return answerOnHost(req, res, code, cached, answer);

@@ -39,6 +39,13 @@ export function answerOnHost(req: IncomingMessage, res: ServerResponse, code: st
   return linkOf(code).then((link) => (link !== undefined && link.domain === host ? answer(req, res, code, link) : sendUnknownCode(req, res, domain)));
 }
 
+/** A path that is no code, on whichever host it was sent to: a custom domain answers it as its unknown codes. */
+export function sendUnknownOnHost(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  const domains = domainsNow();
+  if (domains instanceof Promise) return domains.then(() => sendUnknownOnHost(req, res));
+  sendUnknownCode(req, res, requestDomain(req, domains));
+}
+
 /** Whether `link` answers on the host `req` was sent to (POST /:code's check). */
 export async function isOnItsHost(req: IncomingMessage, link: CachedLink): Promise<boolean> {
   const domain = requestDomain(req, await domainsNow());
