@@ -33,7 +33,8 @@ export interface LinkEvent {
   workspaceId?: string;
   /**
    * The event's data as JSON text: the link (code, url, workspaceId, title, description,
-   * expiresAt, maxClicks), or for link.clicked a list of {code, workspaceId, clicks}.
+   * expiresAt, maxClicks, domain and its redirect options, rules and preview:
+   * event-outbox/link-event-data.ts), or for link.clicked a list of {code, workspaceId, clicks}.
    */
   data: string;
   /** When the change committed (the outbox row was written). */

@@ -106,7 +106,8 @@ describe("webhooks", () => {
 
     const code = ok(await as("POST", "/shorten", { url: "https://hooks.example/a", title: "A" })).code as string;
     await eventually(() => arrived("/session", secret), (b) => b.some((e) => e.type === "link.created"), "link.created");
-    ok(await as("PATCH", `/links/${code}`, { title: "B" }));
+    const rules = [{ device: "ios", url: "https://hooks.example/ios" }];
+    ok(await as("PATCH", `/links/${code}`, { title: "B", forwardQuery: false, rules, preview: { title: "Card" } }));
     await eventually(() => arrived("/session", secret), (b) => b.some((e) => e.type === "link.updated"), "link.updated");
     for (let i = 0; i < 3; i++) await click(code);
     await eventually(() => arrived("/session", secret), (b) => sum(clicksOf(b, code)) === 3, "3 clicks");
@@ -114,7 +115,14 @@ describe("webhooks", () => {
     const bodies = await eventually(() => arrived("/session", secret), (b) => b.some((e) => e.type === "link.deleted"), "link.deleted");
 
     expect(bodies.find((b) => b.type === "link.created")!.data).toMatchObject({ code, url: "https://hooks.example/a", title: "A", workspaceId: user.userID });
-    expect(bodies.find((b) => b.type === "link.updated")!.data).toMatchObject({ code, title: "B" });
+    expect(bodies.find((b) => b.type === "link.created")!.data).toMatchObject({ redirectType: 302, forwardQuery: true, rules: [], preview: null });
+    expect(bodies.find((b) => b.type === "link.updated")!.data).toMatchObject({
+      code,
+      title: "B",
+      forwardQuery: false,
+      rules: [{ id: expect.any(String), device: "ios", url: "https://hooks.example/ios" }],
+      preview: { title: "Card" },
+    });
     expect(bodies.find((b) => b.type === "link.deleted")!.data).toMatchObject({ code });
     expect(new Set(bodies.map((b) => b.id)).size).toBe(bodies.length);
     for (const b of bodies) expect(Date.parse(b.createdAt)).not.toBeNaN();
