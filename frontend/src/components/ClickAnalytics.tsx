@@ -7,7 +7,7 @@ import type { Dimension } from "../analytics/labels";
 import { formatTime } from "../format";
 import { href } from "../router";
 import { Alert } from "./Alert";
-import { BreakdownTable } from "./BreakdownTable";
+import { DimensionBreakdown } from "./BreakdownTable";
 import { ClickChart } from "./ClickChart";
 import { ToggleGroup } from "./ToggleGroup";
 
@@ -123,7 +123,7 @@ function Answer({ answer }: { answer: AnalyticsAnswer }) {
       <ClickChart series={answer.series} interval={answer.interval} timeZone={answer.tz} />
       <div class="breakdowns">
         {dimensions.map((d) => (
-          <BreakdownTable key={d} dimension={d} breakdown={answer[d]} />
+          <DimensionBreakdown key={d} dimension={d} breakdown={answer[d]} />
         ))}
       </div>
     </>
