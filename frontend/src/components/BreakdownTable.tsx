@@ -34,12 +34,12 @@ export function DimensionBreakdown({ dimension, breakdown }: { dimension: Dimens
   return <BreakdownTable id={dimension} {...headings[dimension]} rows={rows} />;
 }
 
-/** A breakdown's rows under its title: humans and bots apart, a bar under each. */
-export function BreakdownTable({ id, title, column, rows }: { id: string; title: string; column: string; rows: BreakdownRow[] }) {
+/** A breakdown's rows under its title: humans and bots apart, a bar under each; `wide`, across the whole grid, for long values. */
+export function BreakdownTable({ id, title, column, rows, wide }: { id: string; title: string; column: string; rows: BreakdownRow[]; wide?: boolean }) {
   const max = Math.max(1, ...rows.map((r) => r.humans + r.bots));
   const share = (n: number) => (n / max) * 100;
   return (
-    <section class="breakdown" aria-labelledby={`${id}-heading`}>
+    <section class={wide ? "breakdown wide" : "breakdown"} aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{title}</h3>
       {rows.length === 0 ? (
         <p class="meta">No clicks in this range.</p>
