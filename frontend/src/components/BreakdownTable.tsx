@@ -9,19 +9,20 @@ const headings: Record<Dimension, { title: string; column: string }> = {
   devices: { title: "Devices", column: "Device" },
 };
 
-interface Row {
+/** One row of a breakdown: a value as people read it, its clicks by humans and by bots. */
+export interface BreakdownRow {
   key: string;
   label: string;
-  flag: string;
+  flag?: string;
   humans: number;
   bots: number;
+  /** The clicks no listed value holds (shown apart, in italics). */
   other?: true;
 }
 
-/** A breakdown's top values and, when there are more, the rest as "Other": humans and bots apart, a bar under each. */
-export function BreakdownTable({ dimension, breakdown }: { dimension: Dimension; breakdown: analytics.Breakdown }) {
-  const { title, column } = headings[dimension];
-  const rows: Row[] = breakdown.top.map((v) => ({
+/** A dimension's top values and, when there are more, the rest as "Other". */
+export function DimensionBreakdown({ dimension, breakdown }: { dimension: Dimension; breakdown: analytics.Breakdown }) {
+  const rows: BreakdownRow[] = breakdown.top.map((v) => ({
     key: v.value,
     label: valueLabel(dimension, v.value),
     flag: dimension === "countries" ? countryFlag(v.value) : "",
@@ -29,12 +30,17 @@ export function BreakdownTable({ dimension, breakdown }: { dimension: Dimension;
     bots: v.bots,
   }));
   const { humans, bots } = breakdown.other;
-  if (humans + bots > 0) rows.push({ key: "", label: "Other", flag: "", humans, bots, other: true });
+  if (humans + bots > 0) rows.push({ key: "", label: "Other", humans, bots, other: true });
+  return <BreakdownTable id={dimension} {...headings[dimension]} rows={rows} />;
+}
+
+/** A breakdown's rows under its title: humans and bots apart, a bar under each; `wide`, across the whole grid, for long values. */
+export function BreakdownTable({ id, title, column, rows, wide }: { id: string; title: string; column: string; rows: BreakdownRow[]; wide?: boolean }) {
   const max = Math.max(1, ...rows.map((r) => r.humans + r.bots));
   const share = (n: number) => (n / max) * 100;
   return (
-    <section class="breakdown" aria-labelledby={`${dimension}-heading`}>
-      <h3 id={`${dimension}-heading`}>{title}</h3>
+    <section class={wide ? "breakdown wide" : "breakdown"} aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>{title}</h3>
       {rows.length === 0 ? (
         <p class="meta">No clicks in this range.</p>
       ) : (

@@ -1,14 +1,15 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import { ErrCode, isAPIError, type analytics } from "../client.gen";
+import { ErrCode, isAPIError, type analytics, type link_rules } from "../client.gen";
 import { analyticsQuery, hourAllowed, intervals, ranges, type AnalyticsQuery, type Interval, type RangeKey } from "../analytics/ranges";
 import type { Dimension } from "../analytics/labels";
 import { formatTime } from "../format";
 import { href } from "../router";
 import { Alert } from "./Alert";
-import { BreakdownTable } from "./BreakdownTable";
+import { DimensionBreakdown } from "./BreakdownTable";
 import { ClickChart } from "./ClickChart";
+import { RulesBreakdown } from "./RulesBreakdown";
 import { ToggleGroup } from "./ToggleGroup";
 
 const rangeLabels = Object.fromEntries(Object.entries(ranges).map(([key, r]) => [key, r.label])) as Record<RangeKey, string>;
@@ -35,17 +36,22 @@ export type AnalyticsAnswer = analytics.MyClicksResponse;
 /**
  * Clicks over a chosen range: totals, a chart by hour or day, and where they came from; of
  * one link, or of what `load` reads (a tag's links), `source` naming it. "All time" starts at `createdAt`.
+ * `rules`, a link's targeting rules (null when the reader may not read them), adds where they
+ * sent its clicks; left out where the clicks are several links' (a tag's), whose rule ids mean
+ * nothing without their link.
  */
 export function ClickAnalytics({
   code,
   createdAt,
   load,
   source,
+  rules,
 }: {
   code?: string;
   createdAt: string;
   load?: (query: AnalyticsQuery) => Promise<AnalyticsAnswer>;
   source?: string;
+  rules?: link_rules.RedirectRule[] | null;
 }) {
   const [range, setRange] = useState<RangeKey>("30d");
   const [interval, setIntervalChoice] = useState<Interval>("day");
@@ -93,12 +99,12 @@ export function ClickAnalytics({
       {!hourAllowed(range) && <p class="hint">Bars per hour go back 31 days at most.</p>}
       {error && <Alert>{error}</Alert>}
       {!answer && !error && <p aria-live="polite">Loading…</p>}
-      {answer && <Answer answer={answer} />}
+      {answer && <Answer answer={answer} rules={rules} />}
     </section>
   );
 }
 
-function Answer({ answer }: { answer: AnalyticsAnswer }) {
+function Answer({ answer, rules }: { answer: AnalyticsAnswer; rules: link_rules.RedirectRule[] | null | undefined }) {
   const { totals } = answer;
   return (
     <>
@@ -123,8 +129,9 @@ function Answer({ answer }: { answer: AnalyticsAnswer }) {
       <ClickChart series={answer.series} interval={answer.interval} timeZone={answer.tz} />
       <div class="breakdowns">
         {dimensions.map((d) => (
-          <BreakdownTable key={d} dimension={d} breakdown={answer[d]} />
+          <DimensionBreakdown key={d} dimension={d} breakdown={answer[d]} />
         ))}
+        {rules !== undefined && <RulesBreakdown breakdown={answer.rules} rules={rules} />}
       </div>
     </>
   );

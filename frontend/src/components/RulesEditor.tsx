@@ -1,3 +1,4 @@
+import { deviceNames } from "../analytics/rule-labels";
 import { Field } from "./Field";
 import { SelectField } from "./SelectField";
 
@@ -58,7 +59,6 @@ export function draftOf(rule: RedirectRule): RuleDraft {
 }
 
 const kinds: Record<RuleKind, string> = { device: "Device is", countries: "Country is one of", languages: "Language is one of", query: "Query has" };
-const devices = { ios: "iOS", android: "Android", desktop: "Desktop" };
 const hints: Record<Exclude<RuleKind, "device">, string> = {
   countries: "Two-letter codes, separated by commas: DE, AT, CH.",
   languages: "Language codes, separated by commas: de, fr.",
@@ -99,7 +99,7 @@ export function RulesEditor({ idPrefix, rules, onChange, error }: RulesEditorPro
                   onChange={(kind) => update(i, { kind, value: kind === "device" ? "ios" : "" })}
                 />
                 {rule.kind === "device" ? (
-                  <SelectField id={id("value")} label={`Rule ${n}: device`} value={rule.value as keyof typeof devices} options={devices} onChange={(value) => update(i, { value })} />
+                  <SelectField id={id("value")} label={`Rule ${n}: device`} value={rule.value as keyof typeof deviceNames} options={deviceNames} onChange={(value) => update(i, { value })} />
                 ) : (
                   <Field id={id("value")} label={`Rule ${n}: value`} hint={hints[rule.kind]} autoComplete="off" value={rule.value} onInput={(e) => update(i, { value: e.currentTarget.value })} />
                 )}

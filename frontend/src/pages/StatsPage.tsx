@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { client, errorMessage } from "../api";
-import { ErrCode, isAPIError, type url } from "../client.gen";
+import { ErrCode, isAPIError, type link_rules, type url } from "../client.gen";
 import { Alert } from "../components/Alert";
 import { ClickAnalytics } from "../components/ClickAnalytics";
 import { formatTime } from "../format";
@@ -21,14 +21,31 @@ async function factsOf(code: string): Promise<url.StatsResponse> {
   }
 }
 
+/** The link's targeting rules, for those who may read the link (its workspace's members); null for anyone else. */
+async function rulesOf(code: string): Promise<link_rules.RedirectRule[] | null> {
+  if (!currentSession()) return null;
+  return client.links.getLink(code).then(
+    (link) => link.rules,
+    () => null, // not theirs to read: its analytics show the rules by id, if they may read those
+  );
+}
+
 /** One link: what it is (public), and its clicks over time and by source (its owner's, or anyone's for an anonymous link). */
 export function StatsPage({ code }: { code: string }) {
   const [stats, setStats] = useState<url.StatsResponse | null>(null);
+  const [rules, setRules] = useState<link_rules.RedirectRule[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     setStats(null);
     setError(null);
-    factsOf(code).then(setStats, (err: unknown) => setError(errorMessage(err)));
+    // Read together, so the rules' panel labels its rows from the first answer on.
+    Promise.all([factsOf(code), rulesOf(code)]).then(
+      ([facts, readable]) => {
+        setRules(readable);
+        setStats(facts);
+      },
+      (err: unknown) => setError(errorMessage(err)),
+    );
   }, [code]);
 
   return (
@@ -53,7 +70,7 @@ export function StatsPage({ code }: { code: string }) {
             </dd>
           </dl>
           {/* "All time" starts at the link's creation, so the clicks wait for the facts. */}
-          <ClickAnalytics code={code} createdAt={stats.createdAt} />
+          <ClickAnalytics code={code} createdAt={stats.createdAt} rules={rules} />
         </>
       )}
       <p class="report-link">
