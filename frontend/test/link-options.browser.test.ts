@@ -215,9 +215,12 @@ describe("redirect options and targeting rules", () => {
     await atBothWidths(page, "options-rules-edit");
 
     const request = page.waitForRequest((r) => r.url().endsWith(`/links/${code}`) && r.method() === "PATCH");
+    // The stored link is read once the PATCH is answered, not merely sent.
+    const answered = page.waitForResponse((r) => r.url().endsWith(`/links/${code}`) && r.request().method() === "PATCH");
     await form.getByRole("button", { name: "Save" }).click();
     const rules = [{ languages: ["de", "fr"], url: "https://example.com/eu" }];
     expect(sent(await request)).toEqual({ redirectType: 307, rules });
+    expect((await answered).status()).toBe(200);
 
     const link = await api("GET", `/links/${code}`);
     expect(link).toMatchObject({ redirectType: 307, rules: [{ ...rules[0], id: expect.any(String) }] });
