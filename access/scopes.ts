@@ -16,7 +16,7 @@ import { getAuthData } from "~encore/auth";
  *   follow imports and export links (GET /workspaces/:id/imports…, GET /workspaces/:id/export);
  * - `links:write`: create, change and delete them (POST /shorten, POST /url, POST /links/bulk, PATCH and DELETE /links/:code),
  *   tags (POST /links/tags, POST, PATCH and DELETE /workspaces/:id/tags…), and import them (POST /workspaces/:id/imports);
- * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks, a tag's), and export them.
+ * - `analytics:read`: read their click analytics (GET /:code/analytics of an owned link, GET /me/clicks, a tag's, a domain's), and export them.
  */
 export type ApiKeyScope = "links:read" | "links:write" | "analytics:read";
 

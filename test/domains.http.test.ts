@@ -128,6 +128,14 @@ describe("custom domains", () => {
     expect((await onHost("sho.rt", `/${plain.code}`)).status).toBe(200);
     expect((await onHost(one, `/${plain.code}`)).status).toBe(404);
 
+    // A domain's analytics: the clicks its links answered (two on one, one on two), no other link's.
+    const totalOf = async (host: string) => (ok(await call("GET", `${ws}/${host}/analytics`, { token })).totals as { all: number }).all;
+    await expect.poll(() => totalOf(one)).toBe(2);
+    await expect.poll(() => totalOf(two)).toBe(1); // named in any case
+    expect(ok(await call("GET", `${ws}/${one}/analytics`, { token })).domain).toBe(one);
+    expect(await call("GET", `${ws}/nope-${run}.example.com/analytics`, { token })).toMatchObject({ status: 404, body: { message: "domain not found" } });
+    expect(await call("GET", `${ws}/${one}/analytics`, { token: other.token })).toMatchObject({ status: 404, body: { message: "workspace not found" } });
+
     // The link as listed, filtered by domain; its QR image encodes the domain's short link.
     const link = ok(await call("GET", `/links/${code}`, { token }));
     expect(link).toMatchObject({ domain: one, shortUrl: `https://${one}/${code}` });
