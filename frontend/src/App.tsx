@@ -19,6 +19,7 @@ import { TransfersPage } from "./pages/TransfersPage";
 import { WorkspacePage } from "./pages/WorkspacePage";
 import { WebhooksPage } from "./pages/WebhooksPage";
 import { DomainsPage } from "./pages/DomainsPage";
+import { DomainStatsPage } from "./pages/DomainStatsPage";
 import { WorkspacesPage } from "./pages/WorkspacesPage";
 import { href, useRoute, type Route } from "./router";
 import { useSession } from "./session";
@@ -38,6 +39,7 @@ const titles: Record<Route["page"], string> = {
   workspace: "Workspace",
   webhooks: "Webhooks",
   domains: "Domains",
+  domain: "Domain clicks",
   invite: "Join a workspace",
   transfers: "Import and export",
   forgot: "Forgot your password?",
@@ -95,6 +97,12 @@ export function App() {
         {route.page === "workspaces" && (session ? <WorkspacesPage /> : <SignedOut title="Workspaces" what="share links with a team" then="/workspaces" />)}
         {route.page === "domains" &&
           (session ? <DomainsPage workspaceId={route.workspaceId} /> : <SignedOut title="Domains" what="see this workspace's domains" then={`/workspaces/${route.workspaceId}/domains`} />)}
+        {route.page === "domain" &&
+          (session ? (
+            <DomainStatsPage workspaceId={route.workspaceId} host={route.host} />
+          ) : (
+            <SignedOut title="Domain clicks" what="see this domain's clicks" then={`/workspaces/${route.workspaceId}/domains/${route.host}`} />
+          ))}
         {route.page === "webhooks" &&
           (session ? <WebhooksPage workspaceId={route.workspaceId} /> : <SignedOut title="Webhooks" what="see this workspace's webhooks" then={`/workspaces/${route.workspaceId}/webhooks`} />)}
         {route.page === "workspace" && (session ? <WorkspacePage id={route.id} /> : <SignedOut title="Workspace" what="see this workspace" then={`/workspaces/${route.id}`} />)}

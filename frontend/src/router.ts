@@ -16,6 +16,7 @@ export type Route =
   | { page: "workspace"; id: string }
   | { page: "webhooks"; workspaceId: string }
   | { page: "domains"; workspaceId: string }
+  | { page: "domain"; workspaceId: string; host: string }
   | { page: "invite"; token: string }
   | { page: "transfers" }
   | { page: "forgot" }
@@ -65,6 +66,9 @@ export function parseRoute(hash: string): Route {
   if (webhooks) return { page: "webhooks", workspaceId: webhooks[1]! };
   const domains = /^\/workspaces\/([0-9a-fA-F-]{36})\/domains$/.exec(path);
   if (domains) return { page: "domains", workspaceId: domains[1]! };
+  // A domain's host as stored: lower case letters, digits, dots and hyphens (punycode for IDNs).
+  const domain = /^\/workspaces\/([0-9a-fA-F-]{36})\/domains\/([a-z0-9.-]{1,253})$/.exec(path);
+  if (domain) return { page: "domain", workspaceId: domain[1]!, host: domain[2]! };
   // An invitation's token: 43 base64url characters (workspaces/store/invitation-rows.ts).
   const invite = /^\/invite\/([A-Za-z0-9_-]+)$/.exec(path);
   if (invite) return { page: "invite", token: invite[1]! };
@@ -94,6 +98,7 @@ export const href = {
   workspace: (id: string) => `#/workspaces/${id}`,
   webhooks: (workspaceId: string) => `#/workspaces/${workspaceId}/webhooks`,
   domains: (workspaceId: string) => `#/workspaces/${workspaceId}/domains`,
+  domainStats: (workspaceId: string, host: string) => `#/workspaces/${workspaceId}/domains/${host}`,
   invite: (token: string) => `#/invite/${token}`,
   transfers: "#/transfers",
   forgot: "#/forgot",

@@ -1,7 +1,8 @@
 // The Domains page in a real browser against the real app: a domain added (its token and
 // check URL shown), checked (DOMAIN_CHECK_CONNECT_TO sends the check to the app itself), its
 // home page set, a link made on it from the shorten form's domain picker, and its removal
-// refused while the link is there; at 390 px and 1280 px.
+// refused while the link is there; its clicks on the domain's page; at 390 px and 1280 px.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Browser } from "./browser.ts";
 import { startBrowserTestBed, type BrowserApp, type BrowserTestBed } from "./servers.ts";
@@ -70,8 +71,24 @@ describe("the Domains page", () => {
     await page.getByLabel("Long URL").fill("https://example.com/on-my-domain");
     await page.getByLabel("Domain", { exact: true }).selectOption(host);
     await page.getByRole("button", { name: "Shorten" }).click();
-    await page.getByText(new RegExp(`http://${host.replace(/\./g, "\\.")}/[a-z0-9]{6}`)).first().waitFor();
+    const shortUrl = page.getByText(new RegExp(`http://${host.replace(/\./g, "\\.")}/[a-z0-9]{6}`)).first();
+    await shortUrl.waitFor();
     await atBothWidths(page, "domains-shortened");
+
+    // A click on the domain (its Host header) counts on the domain's page.
+    const code = /\/([a-z0-9]{6})/.exec(await shortUrl.innerText())![1]!;
+    expect(await statusOnHost(host, `/${code}`)).toBe(200);
+    // The page reads the analytics once: it is opened after the click is stored.
+    const domainClicks = async () => {
+      const res = await fetch(`${app.url}/workspaces/${userID}/domains/${host}/analytics`, { headers: { authorization: `Bearer ${login.token}` } });
+      return ((await res.json()) as { totals: { all: number } }).totals.all;
+    };
+    await expect.poll(domainClicks).toBe(1);
+    await page.goto(`${app.url}/#/workspaces/${userID}/domains`);
+    await page.getByRole("link", { name: `Clicks on ${host}` }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(`Domain ${host}`);
+    await expect.poll(() => page.locator(".totals div").filter({ hasText: "All" }).locator("dd").textContent()).toBe("1");
+    await atBothWidths(page, "domains-clicks");
 
     // Removal is refused while the link is on it.
     await page.goto(`${app.url}/#/workspaces/${userID}/domains`);
@@ -81,3 +98,14 @@ describe("the Domains page", () => {
     expect(cspViolations).toEqual([]);
   }, 120_000);
 });
+
+/** The status of GET `path` on the app as sent to `host` (its Host header), as a visitor's click through the domain. */
+function statusOnHost(host: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${app.url}${path}`, { headers: { host } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode!));
+    });
+    req.on("error", reject);
+  });
+}

@@ -71,6 +71,11 @@ export function DomainsPage({ workspaceId }: { workspaceId: string }) {
                   <code>{d.token}</code>: it does once the domain routes to this service.
                 </p>
               )}
+              {d.verified && (
+                <p>
+                  <a href={href.domainStats(workspaceId, d.host)}>Clicks on {d.host}</a>
+                </p>
+              )}
               {d.rootUrl && <p class="hint">Its home page sends visitors to {d.rootUrl}.</p>}
               {d.notFoundUrl && <p class="hint">Unknown codes send visitors to {d.notFoundUrl}.</p>}
               {mayManage && (
