@@ -1,8 +1,9 @@
-import { appMeta, currentRequest } from "encore.dev";
+import { currentRequest } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { clientAddressKey } from "../limits/client-address";
 import { qrImageLimits } from "../limits/qr-images";
 import { isWellFormedCode } from "../link-rules/codes";
+import { shortUrlOf } from "../link-rules/short-url";
 import { db } from "./db";
 import { linksConfig } from "./links-config";
 import { qrOptionsOf } from "./qr-images/options";
@@ -25,7 +26,7 @@ export const linkQr = api.raw({ expose: true, method: "GET", path: "/links/:code
   const options = qrOptionsOf(url.searchParams);
   const call = currentRequest();
   const code = call?.type === "api-call" ? String((call.pathParams as Record<string, unknown>).code ?? "") : "";
-  const shortUrl = isWellFormedCode(code) ? await shortUrlOf(code) : undefined;
+  const shortUrl = isWellFormedCode(code) ? await liveShortUrlOf(code) : undefined;
   if (shortUrl === undefined) throw APIError.notFound("url not found");
   let image = recentQrImage(shortUrl, options);
   if (image === undefined) {
@@ -44,9 +45,8 @@ export const linkQr = api.raw({ expose: true, method: "GET", path: "/links/:code
 });
 
 /** The short link of a live link with `code`; undefined when there is none. */
-async function shortUrlOf(code: string): Promise<string | undefined> {
+async function liveShortUrlOf(code: string): Promise<string | undefined> {
   const row = await db.queryRow<{ domain: string | null }>`
     SELECT domain FROM urls WHERE code = ${code} AND deleted_at IS NULL AND disabled_at IS NULL`;
-  if (row === null) return undefined;
-  return row.domain === null ? `${appMeta().apiBaseUrl}/${code}` : `https://${row.domain}/${code}`;
+  return row === null ? undefined : shortUrlOf(code, row.domain);
 }
