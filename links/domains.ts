@@ -1,6 +1,7 @@
 import { appMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
+import { domainCheckLimits } from "../limits/domain-checks";
 import { callerAllowed } from "./domains/access";
 import { fetchToken } from "./domains/check";
 import { domainCheckConnectTo } from "./domains/check-config";
@@ -64,13 +65,16 @@ export const listDomains = api(
  * Checks that the domain routes here: fetches its checkUrl (no redirect followed, a few
  * seconds at most) and marks it verified when the answer is its token; 400
  * failed_precondition saying what went wrong otherwise (DNS, connection, another answer).
- * A verified domain may be checked again; it stays verified whatever the answer.
+ * A verified domain may be checked again; it stays verified whatever the answer. Each
+ * check of a known domain counts against its workspace's limit (limits/domain-checks.ts,
+ * 429 past it), passed or not: the fetch costs the same.
  */
 export const checkDomain = api(
   { expose: true, auth: true, method: "POST", path: "/workspaces/:id/domains/:host/check" },
   async ({ id, host }: DomainParams): Promise<Domain> => {
     await callerAllowed(id, "manage");
     const domain = await domainOf(id, host);
+    await domainCheckLimits.count(id);
     const failure = await fetchToken(domain.host, domain.token, domainCheckConnectTo);
     if (failure !== null) throw APIError.failedPrecondition(`the domain's check failed: ${failure}`);
     return markVerified(id, domain.host);

@@ -1,16 +1,21 @@
-import { appMeta, currentRequest } from "encore.dev";
+import { currentRequest } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
+import { clientAddressKey } from "../limits/client-address";
+import { qrImageLimits } from "../limits/qr-images";
 import { isWellFormedCode } from "../link-rules/codes";
+import { shortUrlOf } from "../link-rules/short-url";
 import { db } from "./db";
+import { linksConfig } from "./links-config";
 import { qrOptionsOf } from "./qr-images/options";
-import { qrImage } from "./qr-images/render";
+import { qrImage, recentQrImage } from "./qr-images/render";
 
 /**
  * GET /links/:code/qr?format=png|svg&size=&color=&background=&margin=: the QR image of a
  * link's short link (its domain's when it has one), drawn as asked (qr-images/options.ts
  * for the parameters and their defaults; a bad one is 400 naming it). Public, as the short
  * link is: anyone who has the link may print it. Unknown, deleted or disabled codes are
- * 404.
+ * 404. Each image drawn counts against the client address's limit (limits/qr-images.ts,
+ * 429 past it); one among the recent renders is sent without counting.
  *
  * A raw endpoint, because the answer is an image, not JSON. It may be kept long: the image
  * encodes only the short link, and a code's short link never changes (the domain is set
@@ -21,9 +26,13 @@ export const linkQr = api.raw({ expose: true, method: "GET", path: "/links/:code
   const options = qrOptionsOf(url.searchParams);
   const call = currentRequest();
   const code = call?.type === "api-call" ? String((call.pathParams as Record<string, unknown>).code ?? "") : "";
-  const shortUrl = isWellFormedCode(code) ? await shortUrlOf(code) : undefined;
+  const shortUrl = isWellFormedCode(code) ? await liveShortUrlOf(code) : undefined;
   if (shortUrl === undefined) throw APIError.notFound("url not found");
-  const image = await qrImage(shortUrl, options);
+  let image = recentQrImage(shortUrl, options);
+  if (image === undefined) {
+    await qrImageLimits.count(clientAddressKey(req, linksConfig.trustProxy));
+    image = await qrImage(shortUrl, options);
+  }
   res.writeHead(200, {
     "content-type": image.contentType,
     "content-length": image.body.length,
@@ -36,9 +45,8 @@ export const linkQr = api.raw({ expose: true, method: "GET", path: "/links/:code
 });
 
 /** The short link of a live link with `code`; undefined when there is none. */
-async function shortUrlOf(code: string): Promise<string | undefined> {
+async function liveShortUrlOf(code: string): Promise<string | undefined> {
   const row = await db.queryRow<{ domain: string | null }>`
     SELECT domain FROM urls WHERE code = ${code} AND deleted_at IS NULL AND disabled_at IS NULL`;
-  if (row === null) return undefined;
-  return row.domain === null ? `${appMeta().apiBaseUrl}/${code}` : `https://${row.domain}/${code}`;
+  return row === null ? undefined : shortUrlOf(code, row.domain);
 }

@@ -6,6 +6,11 @@ export interface LinksConfig {
   readonly qrCodes: boolean;
   /** Whether shortening needs a signed-in user (a valid bearer token); anonymous otherwise. */
   readonly requireLoginToShorten: boolean;
+  /**
+   * TRUST_PROXY, as the runtime reads it: GET /links/:code/qr, a raw endpoint, finds the
+   * client's address for its limit itself, by the rule the runtime applies to typed ones.
+   */
+  readonly trustProxy: boolean;
 }
 
 export function parseLinksConfig(env: Readonly<Record<string, string | undefined>>): LinksConfig {
@@ -14,6 +19,7 @@ export function parseLinksConfig(env: Readonly<Record<string, string | undefined
     qrCodes: onOffSetting(env, "QR_CODES", false),
     // Off: anonymous shortens are allowed unless an operator asks for sign-in.
     requireLoginToShorten: onOffSetting(env, "REQUIRE_LOGIN_TO_SHORTEN", false),
+    trustProxy: onOffSetting(env, "TRUST_PROXY", false),
   });
 }
 

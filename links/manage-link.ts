@@ -6,9 +6,9 @@ import { linkRow } from "./records/link-reads";
 import { exactClicks } from "./records/exact-clicks";
 import { linkView, toLink, type Link } from "./records/link-rows";
 import { changeableLink, deletableLink, readableLink } from "./records/owner";
-import { refuseBannedHost } from "./moderation/host-check";
+import { linkUrls, refuseBannedHosts } from "./moderation/host-check";
 import { requireScope } from "../access/scopes";
-import { refuseBannedRuleHosts, withRuleIds } from "./records/redirect-rules";
+import { withRuleIds } from "./records/redirect-rules";
 import { storedRules } from "../link-rules/redirect-rules";
 import { changedPreview, type PreviewFetch, type StoredPreview } from "./previews/preview-fields";
 import { fillPreview } from "./previews/fetch-preview";
@@ -56,9 +56,7 @@ export const updateLink = api(
     requireScope("links:write");
     const userID = getAuthData()!.userID;
     const changes = checkChanges(fields, linkView().baseUrl);
-    if (changes.url !== undefined) await refuseBannedHost(changes.url);
-    if (typeof changes.fallbackUrl === "string") await refuseBannedHost(changes.fallbackUrl);
-    if (changes.rules) await refuseBannedRuleHosts(changes.rules);
+    await refuseBannedHosts(linkUrls(changes.url, changes.fallbackUrl, changes.rules));
     const link = await changeableLink(await linkRow(code), userID);
     // Rules sent with the ids the link has keep them, and their clicks.
     if (changes.rules) changes.rules = withRuleIds(changes.rules, new Set(storedRules(link.redirect_rules).map((r) => r.id)));

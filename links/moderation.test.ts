@@ -89,6 +89,22 @@ describe("new links to banned hosts", () => {
     await expect.poll(() => refuseBannedHost("https://soon-banned.example/")).toBeUndefined();
   });
 
+  test("a link's target, fallback and rules are checked together; the refusal names the field, but for the target", async () => {
+    await banHost({ host: "fields-banned.example", bannedBy: "admin" });
+    const fine = "https://fine.example/";
+    const banned = "https://www.fields-banned.example/";
+    const refusal = (item: Parameters<typeof shorten>[0]) => shorten(item).then(() => "stored", (e: Error) => e.message);
+    // The ban reaches this instance's copy through a notification: a while on a busy machine.
+    await expect.poll(() => refusal({ url: banned }), { timeout: 20_000 }).toBe("links to fields-banned.example are not allowed");
+    expect(await refusal({ url: fine, fallbackUrl: banned })).toBe("fallbackUrl: links to fields-banned.example are not allowed");
+    const rules = [{ device: "ios" as const, url: fine }, { query: { name: "src", value: "qr" }, url: banned }];
+    expect(await refusal({ url: fine, rules })).toBe("rules[1].url: links to fields-banned.example are not allowed");
+    expect(await refusal({ url: banned, fallbackUrl: banned, rules })).toBe("links to fields-banned.example are not allowed"); // the first field refused
+    expect(await refusal({ url: fine, fallbackUrl: fine, rules: [{ device: "ios", url: fine }] })).toBe("stored");
+    await unbanHost({ host: "fields-banned.example" });
+    await expect.poll(() => refusal({ url: banned })).toBe("stored"); // heard: the next test starts from a current copy
+  });
+
   test("a ban made while the listening connection was lost is in force once it is back", async () => {
     await refuseBannedHost("https://warm.example/"); // listening, the copy read
     const sql = new pg.Client({ connectionString: db.connectionString });
@@ -109,6 +125,13 @@ describe("new links to banned hosts", () => {
     } finally {
       await sql.end();
     }
+  });
+
+  test("the hosts of one link are looked up in one read, even while every check reads the table", async () => {
+    let reads = 0;
+    const hosts = new BannedHosts(async () => (reads++, ["evil.example"]));
+    expect(await hosts.entriesFor(["fine.example", "www.evil.example", "evil.example.org"])).toEqual([undefined, "evil.example", undefined]);
+    expect(reads).toBe(1);
   });
 
   test("the copy is read once while notifications arrive, and at every check while they may not", async () => {

@@ -1,7 +1,7 @@
 // Custom domains over real HTTP, two domains on loopback told apart by their Host header:
 // added, checked through DOMAIN_CHECK_CONNECT_TO (a relay here, which the test points at
 // this server or elsewhere), links made on them answering on their own domain only, their
-// shortUrl and QR image carrying the domain, and who may do what.
+// shortUrl and QR image carrying the domain, who may do what, and the limit on checks.
 import jsQR from "jsqr";
 import http from "node:http";
 import net from "node:net";
@@ -193,6 +193,27 @@ describe("custom domains", () => {
       relayTarget = Number(new URL(server.url).port);
     }
     expect((ok(await call("GET", ws, { token })).domains as { verified: boolean }[])[0]!.verified).toBe(false);
+  });
+
+  test("30 checks per workspace in an hour: the 31st is 429 with Retry-After; other workspaces check on", async () => {
+    const { token, userID } = await signedIn();
+    const ws = `/workspaces/${userID}/domains`;
+    const host = `often-${run}.example.com`;
+    ok(await call("POST", ws, { token, body: { host } }));
+    // A domain the workspace does not have is 404 and costs nothing: nothing was fetched.
+    expect(await call("POST", `${ws}/nothere-${run}.example.com/check`, { token })).toMatchObject({ status: 404 });
+    for (let i = 0; i < 30; i++) ok(await call("POST", `${ws}/${host}/check`, { token }));
+    const refused = await fetch(`${server.url}${ws}/${host}/check`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { code: string; message: string; details: { retryAfterSeconds: number } };
+    expect(body).toMatchObject({ code: "resource_exhausted", message: expect.stringMatching(/^too many domain checks in this workspace; try again in \d+ seconds$/) });
+    expect(body.details.retryAfterSeconds).toBeLessThanOrEqual(3600);
+    expect(refused.headers.get("retry-after")).toBe(String(body.details.retryAfterSeconds));
+
+    const other = await signedIn();
+    const otherHost = `sometimes-${run}.example.com`;
+    ok(await call("POST", `/workspaces/${other.userID}/domains`, { token: other.token, body: { host: otherHost } }));
+    expect(ok(await call("POST", `/workspaces/${other.userID}/domains/${otherHost}/check`, { token: other.token })).verified).toBe(true);
   });
 
   test("hosts that are no domain of anyone's are refused", async () => {

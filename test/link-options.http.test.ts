@@ -1,28 +1,17 @@
 // POST /shorten's options over real HTTP (aliases, end dates, click budgets, titles), and
 // what GET /:code and GET /:code/stats answer for links that no longer redirect.
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { describe, expect, test, vi } from "vitest";
 import { db } from "../url/db.ts";
 import { urlCache } from "../url/link-cache/cache.ts";
-import { browserAccept, expectPageHeaders, LinkClient, storedClicks } from "./support/link-client.ts";
+import { browserAccept, expectPageHeaders, storedClicks } from "./support/link-client.ts";
+import { linkServer } from "./support/link-server.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each test names its address
 });
 
-let server: TestServer;
-const client = new LinkClient(() => server.url);
-let token: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await client.signUp("options@example.com");
-});
-afterAll(() => server.close());
-
+const { client, shorten: shortenAs, tryShorten } = linkServer("options@example.com");
 const get = (code: string, headers: Record<string, string> = {}) => client.request("GET", `/${code}`, { headers });
-const shortenAs = (body: Record<string, unknown>) => client.shorten(body, { token, from: client.nextAddress() });
-const tryShorten = (body: Record<string, unknown>, signedIn = true) =>
-  client.post("/shorten", body, { token: signedIn ? token : undefined, from: client.nextAddress() });
 
 describe("aliases", () => {
   test("an alias is the code: stored as given, and it redirects", async () => {

@@ -5,8 +5,8 @@
 // to this app refused; none of them failing the link. The refusals of private addresses are
 // in previews.http.test.ts, on a server with the default settings.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { LinkClient } from "./support/link-client.ts";
+import { replyOf } from "./support/link-client.ts";
+import { linkServer } from "./support/link-server.ts";
 import { endless, html, neverAnswers, redirectTo, startPageServer, type PageServer } from "./support/page-server.ts";
 
 vi.hoisted(() => {
@@ -17,17 +17,15 @@ vi.hoisted(() => {
   process.env.PREVIEW_FETCH_MAX_REDIRECTS = "2";
 });
 
-let server: TestServer;
+const links = linkServer("preview-fetch@example.com");
+const { client } = links;
 let pages: PageServer;
-const client = new LinkClient(() => server.url);
-let token: string;
 
 const article = `<!doctype html><html><head><title>Plain title</title>
   <meta property="og:title" content="The &amp; article"><meta name="description" content="What it says.">
   <meta property="og:image" content="/images/cover.png"></head><body><p>Text</p></body></html>`;
 
 beforeAll(async () => {
-  server = await startTestServer();
   pages = await startPageServer({
     "/article": html(article),
     "/moved": redirectTo("/article"),
@@ -37,21 +35,11 @@ beforeAll(async () => {
     "/to-this-app": redirectTo("https://sho.rt/somewhere"),
     "/image.png": (_req, res) => res.writeHead(200, { "content-type": "image/png" }).end(Buffer.alloc(10)),
   });
-  token = await client.signUp("preview-fetch@example.com");
 });
-afterAll(async () => {
-  await server.close();
-  await pages.close();
-});
+afterAll(() => pages.close());
 
-const shorten = async (body: Record<string, unknown>) => {
-  const res = await client.post("/shorten", body, { token, from: client.nextAddress() });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-const patch = async (code: string, body: Record<string, unknown>) => {
-  const res = await client.request("PATCH", `/links/${code}`, { token, headers: { "content-type": "application/json" } }, JSON.stringify(body));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const shorten = async (body: Record<string, unknown>) => replyOf(await links.tryShorten(body));
+const patch = async (code: string, body: Record<string, unknown>) => replyOf(await links.patch(code, body));
 
 describe("filled from the page", () => {
   test("the fields left empty, from og: tags, the description, the image resolved against the page; the card shows them", async () => {
@@ -86,7 +74,7 @@ describe("within the limits", () => {
     expect(made.status).toBe(200);
     expect(made.body.previewFetch).toEqual({ ok: false, reason: "no page within 1000 ms" });
     expect(made.body.preview).toEqual({ title: "Mine" });
-    const read = await client.request("GET", `/links/${made.body.code}`, { token });
+    const read = await client.request("GET", `/links/${made.body.code}`, { token: links.token });
     expect(read.status).toBe(200);
   });
 

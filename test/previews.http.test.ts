@@ -3,8 +3,8 @@
 // (escaped, counted as a bot's click), the redirect everyone else gets, and fetchPreview
 // refused for loopback and private addresses without failing the link.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startTestServer, type TestServer } from "../runtime/test/server.ts";
-import { browserAccept, expectPageHeaders, LinkClient, storedClicks } from "./support/link-client.ts";
+import { browserAccept, expectPageHeaders, replyOf, storedClicks } from "./support/link-client.ts";
+import { linkServer } from "./support/link-server.ts";
 import { html, startPageServer, type PageServer } from "./support/page-server.ts";
 
 vi.hoisted(() => {
@@ -17,28 +17,16 @@ const slackbot = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)";
 const chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-let server: TestServer;
+const links = linkServer("previews@example.com");
+const { client } = links;
 let pages: PageServer;
-const client = new LinkClient(() => server.url);
-let token: string;
 beforeAll(async () => {
-  server = await startTestServer();
   pages = await startPageServer({ "/page": html(`<title>Never read</title>`) });
-  token = await client.signUp("previews@example.com");
 });
-afterAll(async () => {
-  await server.close();
-  await pages.close();
-});
+afterAll(() => pages.close());
 
-const shorten = async (body: Record<string, unknown>) => {
-  const res = await client.post("/shorten", body, { token, from: client.nextAddress() });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
-const patch = async (code: string, body: Record<string, unknown>) => {
-  const res = await client.request("PATCH", `/links/${code}`, { token, headers: { "content-type": "application/json" } }, JSON.stringify(body));
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const shorten = async (body: Record<string, unknown>) => replyOf(await links.tryShorten(body));
+const patch = async (code: string, body: Record<string, unknown>) => replyOf(await links.patch(code, body));
 const getAs = (code: string, userAgent: string, accept = "*/*") => client.request("GET", `/${code}`, { headers: { "user-agent": userAgent, accept } });
 
 const hostile = {
@@ -54,7 +42,7 @@ describe("the preview fields", () => {
     expect(made.body.preview).toEqual({ title: "T", description: "D", image: "https://img.example/i.png" });
     expect(made.body).not.toHaveProperty("previewFetch");
     const code = made.body.code as string;
-    const read = await client.request("GET", `/links/${code}`, { token });
+    const read = await client.request("GET", `/links/${code}`, { token: links.token });
     expect(((await read.json()) as { preview: unknown }).preview).toEqual({ title: "T", description: "D", image: "https://img.example/i.png" });
     // Left out stays, null clears one, "" clears one.
     expect((await patch(code, { preview: { title: "T2", image: null } })).body.preview).toEqual({ title: "T2", description: "D" });
@@ -91,7 +79,7 @@ describe("the preview fields", () => {
     const res = await client.post(
       "/links/bulk",
       { items: [{ url: "https://example.com/b1", preview: { title: "One" } }, { url: "https://example.com/b2" }, { url: "https://example.com/b3", preview: { title: "x".repeat(201) } }] },
-      { token, from: client.nextAddress() },
+      { token: links.token, from: client.nextAddress() },
     );
     const { results } = (await res.json()) as { results: Record<string, unknown>[] };
     expect(results[0]!.preview).toEqual({ title: "One" });

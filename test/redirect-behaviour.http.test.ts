@@ -1,32 +1,20 @@
 // How a link redirects, over real HTTP: its redirect type, query forwarding, a start time, a
 // fallback URL once it ended, X-Robots-Tag, and GET /robots.txt; the options' checks on
 // POST /shorten, POST /links/bulk and PATCH /links/:code.
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { describe, expect, test, vi } from "vitest";
 import { db } from "../url/db.ts";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { urlCache } from "../url/link-cache/cache.ts";
 import { defaultRedirect } from "../url/link-cache/answer-headers.ts";
-import { browserAccept, expectPageHeaders, LinkClient, storedClicks } from "./support/link-client.ts";
+import { browserAccept, expectPageHeaders, storedClicks } from "./support/link-client.ts";
+import { linkServer } from "./support/link-server.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each test names its address
 });
 
-let server: TestServer;
-const client = new LinkClient(() => server.url);
-let token: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await client.signUp("redirects@example.com");
-});
-afterAll(() => server.close());
-
-const shortenAs = (body: Record<string, unknown>) => client.shorten(body, { token, from: client.nextAddress() });
-const tryShorten = (body: Record<string, unknown>) => client.post("/shorten", body, { token, from: client.nextAddress() });
-const patch = (code: string, body: Record<string, unknown>) =>
-  client.request("PATCH", `/links/${code}`, { token, from: client.nextAddress() }, JSON.stringify(body));
-const readLink = async (code: string) => (await (await client.request("GET", `/links/${code}`, { token })).json()) as Record<string, unknown>;
+const links = linkServer("redirects@example.com");
+const { client, shorten: shortenAs, tryShorten, patch, readLink } = links;
 /** GET (or HEAD) of a short link as a browser, or as an API client. */
 const browse = (path: string, method = "GET") => client.request(method, path, { from: client.nextAddress(), headers: { accept: browserAccept } });
 const call = (path: string, method = "GET") => client.request(method, path, { from: client.nextAddress() });
@@ -116,7 +104,7 @@ describe("a start time", () => {
     expect(await page.text()).toContain("This link is not active yet");
     expect(await readLink(code)).toMatchObject({ status: "scheduled", startsAt: startsAt.toISOString() });
     const list = async (status: string) =>
-      ((await (await client.request("GET", `/links?status=${status}`, { token })).json()) as { links: { code: string }[] }).links.map((l) => l.code);
+      ((await (await client.request("GET", `/links?status=${status}`, { token: links.token })).json()) as { links: { code: string }[] }).links.map((l) => l.code);
     expect(await list("inactive")).toContain(code);
     expect(await list("active")).not.toContain(code);
     expect(await storedClicks(code)).toBe(0);
@@ -300,7 +288,7 @@ describe("bad input: 400 invalid_argument naming the field", () => {
     const res = await client.post(
       "/links/bulk",
       { items: [{ url: "https://example.com/b1", redirectType: 301, forwardQuery: false }, { url: "https://example.com/b2", fallbackUrl: "mailto:x@example.com" }] },
-      { token, from: client.nextAddress() },
+      { token: links.token, from: client.nextAddress() },
     );
     expect(res.status).toBe(200);
     const { results } = (await res.json()) as { results: ({ code: string } | { error: { code: string; message: string } })[] };

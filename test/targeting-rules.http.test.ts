@@ -3,23 +3,17 @@
 // analytics answer counts clicks per rule; bad rules are 400 naming the rule. Countries
 // come from client addresses in the shipped geo database (TRUST_PROXY=on: X-Forwarded-For
 // names the address).
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startTestServer, type TestServer } from "../runtime/test/server.ts";
+import { beforeAll, describe, expect, test, vi } from "vitest";
 import { clickCounter } from "../url/click-counting/instance.ts";
-import { browserAccept, LinkClient } from "./support/link-client.ts";
+import { browserAccept } from "./support/link-client.ts";
+import { linkServer } from "./support/link-server.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each click names its address
 });
 
-let server: TestServer;
-const client = new LinkClient(() => server.url);
-let token: string;
-beforeAll(async () => {
-  server = await startTestServer();
-  token = await client.signUp("targeting@example.com");
-});
-afterAll(() => server.close());
+const links = linkServer("targeting@example.com");
+const { client, shorten } = links;
 
 const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36";
@@ -37,10 +31,8 @@ interface Rule {
   url: string;
 }
 
-const shorten = (body: Record<string, unknown>) => client.shorten(body, { token, from: client.nextAddress() });
-
 async function linkOf(code: string): Promise<{ rules: Rule[]; originalUrl: string }> {
-  const res = await client.request("GET", `/links/${code}`, { token });
+  const res = await client.request("GET", `/links/${code}`, { token: links.token });
   expect(res.status).toBe(200);
   return (await res.json()) as { rules: Rule[]; originalUrl: string };
 }
@@ -137,7 +129,7 @@ describe("changing a link's rules", () => {
     const res = await client.request(
       "PATCH",
       `/links/${code}`,
-      { token },
+      { token: links.token },
       JSON.stringify({ rules: [{ languages: ["fr"], url: "https://example.com/fr" }, { ...ios, url: "https://example.com/ios2" }] }),
     );
     const changed = (await res.json()) as { rules: Rule[] };
@@ -147,7 +139,7 @@ describe("changing a link's rules", () => {
     expect(await target(code, { "user-agent": iphone })).toBe("https://example.com/ios2");
     expect(await target(code, { "accept-language": "fr" })).toBe("https://example.com/fr");
 
-    const cleared = await client.request("PATCH", `/links/${code}`, { token }, JSON.stringify({ rules: null }));
+    const cleared = await client.request("PATCH", `/links/${code}`, { token: links.token }, JSON.stringify({ rules: null }));
     expect(((await cleared.json()) as { rules: Rule[] }).rules).toEqual([]);
     expect(await target(code, { "user-agent": iphone })).toBe("https://example.com/own");
   });
@@ -172,7 +164,7 @@ describe("analytics per rule", () => {
     for (let i = 0; i < 2; i++) await target(code, {}, inGreatBritain);
     await target(code);
     await clickCounter.flush();
-    const res = await client.request("GET", `/${code}/analytics`, { token });
+    const res = await client.request("GET", `/${code}/analytics`, { token: links.token });
     const answer = (await res.json()) as { totals: { all: number }; rules: { top: { value: string; humans: number; bots: number }[]; other: { humans: number } } };
     expect(res.status, JSON.stringify(answer)).toBe(200);
     expect(answer.totals.all).toBe(6);
@@ -195,7 +187,7 @@ describe("bad rules", () => {
     ["an ftp URL", [{ device: "ios", url: "ftp://example.com/x" }], /^rules\[0\]\.url: url must use http or https/],
     ["21 rules", Array.from({ length: 21 }, () => ({ device: "ios", url: "https://example.com/x" })), /^rules: at most 20 rules/],
   ])("%s: 400 naming the rule", async (_name, rules, message) => {
-    const res = await client.post("/shorten", { url: "https://example.com/ok", rules }, { token, from: client.nextAddress() });
+    const res = await client.post("/shorten", { url: "https://example.com/ok", rules }, { token: links.token, from: client.nextAddress() });
     const error = (await res.json()) as { code: string; message: string };
     expect(res.status).toBe(400);
     expect(error.code).toBe("invalid_argument");
@@ -204,13 +196,13 @@ describe("bad rules", () => {
 
   test("PATCH and a bulk item refuse them too", async () => {
     const code = await shorten({ url: "https://example.com/patched" });
-    const res = await client.request("PATCH", `/links/${code}`, { token }, JSON.stringify({ rules: [{ device: "ios", countries: ["DE"], url: "https://example.com/x" }] }));
+    const res = await client.request("PATCH", `/links/${code}`, { token: links.token }, JSON.stringify({ rules: [{ device: "ios", countries: ["DE"], url: "https://example.com/x" }] }));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).toMatch(/^rules\[0\] must have exactly one/);
     const bulk = await client.post(
       "/links/bulk",
       { items: [{ url: "https://example.com/b1", rules: [{ device: "android", url: "https://example.com/a" }] }, { url: "https://example.com/b2", rules: [{ url: "https://example.com/x" }] }] },
-      { token, from: client.nextAddress() },
+      { token: links.token, from: client.nextAddress() },
     );
     const answer = (await bulk.json()) as { results: ({ code: string } | { error: { code: string; message: string } })[] };
     expect(bulk.status, JSON.stringify(answer)).toBe(200);

@@ -6,6 +6,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Browser } from "./browser.ts";
 import { startBrowserTestBed, type BrowserApp, type BrowserTestBed } from "./servers.ts";
+import { newAccount, openSignedIn } from "./sign-in.ts";
 import { atBothWidths } from "./widths.ts";
 
 let bed: BrowserTestBed | undefined;
@@ -24,21 +25,11 @@ afterAll(async () => {
 
 describe("the Domains page", () => {
   test("add a domain, check it, set its home page, shorten on it, and be refused its removal", async () => {
-    const email = `domains-${Date.now()}@example.com`;
-    const password = "correct horse battery";
-    const json = { "content-type": "application/json" };
-    const made = await fetch(`${app.url}/users`, { method: "POST", headers: json, body: JSON.stringify({ email, name: "Dom", password }) });
-    const userID = ((await made.json()) as { id: string }).id;
-    const login = (await (await fetch(`${app.url}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json()) as {
-      token: string;
-      expiresAt: string;
-    };
+    const account = await newAccount(app.url, `domains-${Date.now()}@example.com`, "Dom");
+    const { userID } = account;
     const { page } = browser;
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(app.url);
-    await page.evaluate(`localStorage.setItem("url-shortener.session", ${JSON.stringify(JSON.stringify({ token: login.token, email, expiresAt: login.expiresAt }))})`);
-    await page.goto(`${app.url}/#/workspaces/${userID}`);
-    await page.reload();
+    await openSignedIn(page, app.url, account, `/#/workspaces/${userID}`);
     await page.getByRole("link", { name: "Domains" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Domains/);
     await page.getByText("No domains yet.").waitFor();
@@ -80,7 +71,7 @@ describe("the Domains page", () => {
     expect(await statusOnHost(host, `/${code}`)).toBe(200);
     // The page reads the analytics once: it is opened after the click is stored.
     const domainClicks = async () => {
-      const res = await fetch(`${app.url}/workspaces/${userID}/domains/${host}/analytics`, { headers: { authorization: `Bearer ${login.token}` } });
+      const res = await fetch(`${app.url}/workspaces/${userID}/domains/${host}/analytics`, { headers: { authorization: `Bearer ${account.token}` } });
       return ((await res.json()) as { totals: { all: number } }).totals.all;
     };
     await expect.poll(domainClicks).toBe(1);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startReceiver, validSignature, type Receiver } from "../../test/support/webhook-receiver.ts";
 import type { Browser } from "./browser.ts";
 import { startBrowserTestBed, type BrowserApp, type BrowserTestBed } from "./servers.ts";
+import { newAccount, openSignedIn } from "./sign-in.ts";
 import { atBothWidths } from "./widths.ts";
 
 let bed: BrowserTestBed | undefined;
@@ -26,21 +27,10 @@ afterAll(async () => {
 
 describe("the Webhooks page", () => {
   test("add a webhook, see its delivery, send it again, disable, enable and delete it", async () => {
-    const email = `hooks-${Date.now()}@example.com`;
-    const password = "correct horse battery";
-    const json = { "content-type": "application/json" };
-    const made = await fetch(`${app.url}/users`, { method: "POST", headers: json, body: JSON.stringify({ email, name: "Hooker", password }) });
-    const userID = ((await made.json()) as { id: string }).id;
-    const login = (await (await fetch(`${app.url}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ email, password }) })).json()) as {
-      token: string;
-      expiresAt: string;
-    };
+    const account = await newAccount(app.url, `hooks-${Date.now()}@example.com`, "Hooker");
     const { page } = browser;
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(app.url);
-    await page.evaluate(`localStorage.setItem("url-shortener.session", ${JSON.stringify(JSON.stringify({ token: login.token, email, expiresAt: login.expiresAt }))})`);
-    await page.goto(`${app.url}/#/workspaces/${userID}`);
-    await page.reload();
+    await openSignedIn(page, app.url, account, `/#/workspaces/${account.userID}`);
     await page.getByRole("link", { name: "Webhooks" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toMatch(/^Webhooks/);
     await page.getByText("No webhooks yet.").waitFor();
@@ -63,7 +53,7 @@ describe("the Webhooks page", () => {
     // An event: a link made through the API arrives, signed with the secret shown.
     const shorten = await fetch(`${app.url}/shorten`, {
       method: "POST",
-      headers: { ...json, authorization: `Bearer ${login.token}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${account.token}` },
       body: JSON.stringify({ url: "https://hooks.example/page" }),
     });
     expect(shorten.status).toBe(200);

@@ -2,6 +2,15 @@ import { bareHost } from "../../limits/links";
 import { db } from "../db";
 import type { Subscriber } from "../../pg-notify/listener";
 
+/** The entry of `hosts` that `hostname` falls under (itself or a parent domain), or undefined. */
+function entryIn(hosts: ReadonlySet<string>, hostname: string): string | undefined {
+  // Each parent domain in turn: a lookup per label, however many hosts are banned.
+  for (let host = bareHost(hostname); host !== ""; host = host.slice(host.indexOf(".") + 1 || host.length)) {
+    if (hosts.has(host)) return host;
+  }
+  return undefined;
+}
+
 /** The channel migration 9's trigger notifies on whenever banned_hosts changes. */
 export const bannedHostsChannel = "url_banned_hosts";
 
@@ -41,12 +50,13 @@ export class BannedHosts implements Subscriber {
 
   /** The banned entry `hostname` falls under (itself or a parent domain), or undefined. */
   async entryFor(hostname: string): Promise<string | undefined> {
+    return entryIn(await this.current(), hostname);
+  }
+
+  /** The banned entry each of `hostnames` falls under, or undefined: one read (of the copy, or of the table) for all. */
+  async entriesFor(hostnames: readonly string[]): Promise<(string | undefined)[]> {
     const hosts = await this.current();
-    // Each parent domain in turn: a lookup per label, however many hosts are banned.
-    for (let host = bareHost(hostname); host !== ""; host = host.slice(host.indexOf(".") + 1 || host.length)) {
-      if (hosts.has(host)) return host;
-    }
-    return undefined;
+    return hostnames.map((hostname) => entryIn(hosts, hostname));
   }
 
   /** The banned hosts as of now. */

@@ -16,9 +16,16 @@ export interface QrImage {
 /** Recent renders by text and options, at most 16 MiB of images (a 2048-pixel PNG is some 30 KiB). */
 const recent = new LRUCache<string, QrImage>({ max: 500, maxSize: 16 << 20, sizeCalculation: (image) => image.body.length + 64 });
 
+const keyOf = (text: string, options: QrOptions) => `${options.format} ${options.size} ${options.color} ${options.background} ${options.margin} ${text}`;
+
+/** The QR image of `text` drawn as `options` say when it is among the recent renders; undefined otherwise. */
+export function recentQrImage(text: string, options: QrOptions): QrImage | undefined {
+  return recent.get(keyOf(text, options));
+}
+
 /** The QR image of `text` (a short link) drawn as `options` say. */
 export async function qrImage(text: string, options: QrOptions): Promise<QrImage> {
-  const key = `${options.format} ${options.size} ${options.color} ${options.background} ${options.margin} ${text}`;
+  const key = keyOf(text, options);
   const hit = recent.get(key);
   if (hit !== undefined) return hit;
   const image = await render(text, options);

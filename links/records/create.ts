@@ -12,10 +12,10 @@ import { storeUnderFreshCode } from "../shortening/fresh-code";
 import { checkTarget } from "../shortening/target";
 import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle, type RedirectType } from "./options";
 import { checkRedirectOptions } from "./redirect-options";
-import { refuseBannedHost } from "../moderation/host-check";
+import { linkUrls, refuseBannedHosts } from "../moderation/host-check";
 import { checkTagNames, tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
-import { checkRedirectRules, refuseBannedRuleHosts } from "./redirect-rules";
+import { checkRedirectRules } from "./redirect-rules";
 import type { RedirectRuleInput } from "../../link-rules/redirect-rules";
 import { changedPreview, checkPreview, noPreview, previewOutput, type LinkPreview, type PreviewFetch } from "../previews/preview-fields";
 import { fillPreview } from "../previews/fetch-preview";
@@ -146,9 +146,7 @@ export async function createLink(
 ): Promise<ShortenResponse> {
   const baseUrl = appMeta().apiBaseUrl;
   const checked = checkItem(item, creator, baseUrl, workspaceId);
-  await refuseBannedHost(checked.target);
-  if (checked.details.fallbackUrl !== null) await refuseBannedHost(checked.details.fallbackUrl);
-  if (checked.details.redirectRules) await refuseBannedRuleHosts(checked.details.redirectRules);
+  await refuseBannedHosts(linkUrls(checked.target, checked.details.fallbackUrl, checked.details.redirectRules));
   const domain = item.domain === undefined ? null : await verifiedDomainFor(workspaceId, item.domain);
   await linkLimits.count(creator);
   const tagIds = checked.tags.length === 0 || workspaceId === null ? [] : await tagIdsOf(workspaceId, checked.tags);

@@ -12,7 +12,6 @@ import {
   type RedirectRuleInput,
 } from "../../link-rules/redirect-rules";
 import { checkTarget } from "../shortening/target";
-import { refuseBannedHost } from "../moderation/host-check";
 
 // The checks of a link's targeting rules (link-rules/redirect-rules.ts), shared by creating
 // a link and changing it. Each refusal is 400 invalid_argument naming the rule's place.
@@ -100,18 +99,6 @@ function withField<T>(field: string, check: () => T): T {
       throw APIError.invalidArgument(`${field}: ${err.message}`);
     }
     throw err;
-  }
-}
-
-/** Refuses rules sending to a host an administrator banned (moderation/host-check.ts), naming the rule. */
-export async function refuseBannedRuleHosts(rules: readonly RedirectRule[]): Promise<void> {
-  for (const [i, rule] of rules.entries()) {
-    try {
-      await refuseBannedHost(rule.url);
-    } catch (err) {
-      if (err instanceof APIError && err.code === ErrCode.InvalidArgument) throw APIError.invalidArgument(`rules[${i}].url: ${err.message}`);
-      throw err;
-    }
   }
 }
 

@@ -12,7 +12,7 @@ export const maxUrlLength = 2048;
  * would redirect in a loop, or chain short links: its host is refused however it is
  * spelt (a trailing dot, another port or scheme; see bareHost). Hosts the operator denied (DENIED_TARGET_HOSTS) and their
  * subdomains are refused too. Hosts an administrator banned are checked after this, by
- * refuseBannedHost (moderation/host-check.ts), which may have to read the database.
+ * refuseBannedHosts (moderation/host-check.ts), which may have to read the database.
  * `field` is the input's name in the messages (a link's fallbackUrl is checked as its url).
  */
 export function checkTarget(input: string, ownBaseUrl: string, deniedHosts: readonly string[] = [], field = "url"): string {

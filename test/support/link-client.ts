@@ -53,6 +53,11 @@ export class LinkClient {
   }
 }
 
+/** A response's status and its body as JSON. */
+export async function replyOf(res: Response): Promise<{ status: number; body: Record<string, unknown> }> {
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 /** Clicks stored for `code` once every counted click is written. */
 export async function storedClicks(code: string): Promise<number> {
   await clickCounter.flush();
