@@ -1,9 +1,11 @@
 // Imports and exports over HTTP, the app as a process: a 100,000-row CSV imported in the
 // background with its progress seen moving, bad rows reported by line, the four other
-// shorteners' sample exports, export then import into another workspace, the limits, and
-// who may do what.
+// shorteners' sample exports, export then import into another workspace (with the links'
+// redirect options, rules, preview and domain), the limits, and who may do what.
+import { stringify } from "csv-stringify/sync";
 import { mkdtempSync, readFileSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -17,8 +19,19 @@ const perUser = 10;
 
 let app: RunningApp;
 let call: Call;
+/** Where every domain check connects (DOMAIN_CHECK_CONNECT_TO): a relay to the app, which answers any domain's token. */
+let relay: net.Server;
 beforeAll(async () => {
+  let appPort = 0;
+  relay = net.createServer((socket) => {
+    const upstream = net.connect(appPort, "127.0.0.1");
+    socket.pipe(upstream).pipe(socket);
+    upstream.on("error", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
   app = await startApp({
+    DOMAIN_CHECK_CONNECT_TO: `127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), "transfers-")),
     DATABASE_NAME_PREFIX: prefix,
     NATS_URL: "",
@@ -30,9 +43,11 @@ beforeAll(async () => {
     IMPORT_MAX_BYTES: String(maxBytes),
   });
   call = apiCaller(() => app.url);
+  appPort = Number(new URL(app.url).port);
 }, 120_000);
 
 afterAll(async () => {
+  relay?.close();
   await app?.stop();
   await dropServerDatabases(prefix);
 });
@@ -102,6 +117,11 @@ async function join(owner: Account, workspace: string, who: Account, role: strin
   ok(await call("POST", "/invitations/accept", { token: who.token, body: { token: invitation.token } }));
 }
 
+/** The CSV export's header: the import's columns, what is only told, then the link's options. */
+const exportHeader =
+  "url,alias,shortUrl,title,description,tags,createdAt,expiresAt,maxClicks,clicks,hasPassword,status," +
+  "domain,redirectType,forwardQuery,startsAt,fallbackUrl,allowIndexing,previewTitle,previewDescription,previewImage,rules";
+
 const sample = (name: string) => readFileSync(path.join(import.meta.dirname, "../transfers/testdata", name));
 
 describe("a large import", () => {
@@ -131,9 +151,9 @@ describe("a large import", () => {
     expect(exported.status, exported.text.slice(0, 300)).toBe(200);
     const rows = exported.text.trimEnd().split("\n");
     expect(rows).toHaveLength(maxRows + 1);
-    expect(rows[0]).toBe("url,alias,shortUrl,title,description,tags,createdAt,expiresAt,maxClicks,clicks,hasPassword,status");
+    expect(rows[0]).toBe(exportHeader);
     // One batch at a time: the links' ids, and so the export's order, follow the file's.
-    expect(rows[1]).toMatch(/^https:\/\/big\.example\/page\/0,[A-Za-z0-9]{6},http.*,Page 0,,tenth,2024-01-02T03:04:05\.000Z,,,7,no,active$/);
+    expect(rows[1]).toMatch(/^https:\/\/big\.example\/page\/0,[A-Za-z0-9]{6},http.*,Page 0,,tenth,2024-01-02T03:04:05\.000Z,,,7,no,active,,302,true,,,false,,,,$/);
     // The imported click total is the link's: its stats say so.
     const code = rows[1]!.split(",")[1]!;
     expect(ok(await call("GET", `/${code}/stats`))).toMatchObject({ clicks: 7 });
@@ -326,6 +346,209 @@ describe("export, then import into another workspace", () => {
     expect(tagFile.text).toBe(perDimension.text);
     expect((await download(owner, `/links/${code}/analytics/export?by=week`)).status).toBe(400);
   }, 60_000);
+});
+
+describe("a link's redirect options, targeting rules, preview and domain", () => {
+  interface Rule {
+    id: string;
+    device?: string;
+    countries?: string[];
+    languages?: string[];
+    query?: { name: string; value?: string };
+    url: string;
+  }
+  interface OptionsLink extends Link {
+    shortUrl: string;
+    domain?: string;
+    redirectType: number;
+    forwardQuery: boolean;
+    startsAt?: string;
+    fallbackUrl?: string;
+    allowIndexing: boolean;
+    rules: Rule[];
+    preview?: { title?: string; description?: string; image?: string };
+  }
+  const options = (l: OptionsLink) => ({
+    url: l.originalUrl,
+    title: l.title,
+    tags: l.tags,
+    expiresAt: l.expiresAt,
+    maxClicks: l.maxClicks,
+    domain: l.domain,
+    redirectType: l.redirectType,
+    forwardQuery: l.forwardQuery,
+    startsAt: l.startsAt,
+    fallbackUrl: l.fallbackUrl,
+    allowIndexing: l.allowIndexing,
+    rules: l.rules,
+    preview: l.preview,
+  });
+  const byUrl = (a: { url: string }, b: { url: string }) => a.url.localeCompare(b.url);
+  const linksIn = async (who: Account, workspace: string) =>
+    ok(await call("GET", `/links?workspaceId=${workspace}&limit=100`, { token: who.token })).links as OptionsLink[];
+  const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+
+  async function verifiedDomain(who: Account, workspace: string, host: string): Promise<void> {
+    ok(await call("POST", `/workspaces/${workspace}/domains`, { token: who.token, body: { host } }));
+    expect(ok(await call("POST", `/workspaces/${workspace}/domains/${host}/check`, { token: who.token }))).toMatchObject({ verified: true });
+  }
+
+  /** What POST /shorten answers `body` with in `workspace`: its 400's message. */
+  async function shortenRefusal(who: Account, workspace: string, body: Record<string, unknown>): Promise<string> {
+    const reply = await call("POST", "/shorten", { token: who.token, body: { ...body, workspaceId: workspace }, headers: { "x-forwarded-for": who.address } });
+    expect(reply, JSON.stringify(reply.body)).toMatchObject({ status: 400, body: { code: "invalid_argument" } });
+    return reply.body.message as string;
+  }
+
+  test("round-trip through JSON and CSV into another workspace (keepAliases=false); a domain it has not verified refuses its row; into a workspace with the domain it is kept", async () => {
+    const owner = await account();
+    const from = await teamOf(owner, "Options");
+    const host = `go-${accounts}.transfers.example`;
+    await verifiedDomain(owner, from, host);
+    const made = [
+      {
+        url: "https://opts.example/full",
+        title: "Everything",
+        tags: ["opts"],
+        expiresAt: "2031-05-06T07:08:09.000Z",
+        maxClicks: 500,
+        redirectType: 308,
+        forwardQuery: false,
+        startsAt: "2025-01-02T03:04:05.000Z",
+        fallbackUrl: "https://opts.example/over",
+        allowIndexing: true,
+        rules: [
+          { query: { name: "ref", value: "mail, \"quoted\"" }, url: "https://opts.example/mail" },
+          { device: "ios", url: "https://opts.example/ios" },
+          { countries: ["DE", "AT"], url: "https://opts.example/de" },
+          { languages: ["fr"], url: "https://opts.example/fr" },
+        ],
+        preview: { title: "A card, with a comma", description: "Line one\nline two", image: "https://img.opts.example/card.png" },
+      },
+      { url: "https://opts.example/plain" },
+      { url: "https://opts.example/later", startsAt: "2030-06-01T00:00:00.000Z", redirectType: 307, rules: [{ query: { name: "beta" }, url: "https://opts.example/beta" }], preview: { title: "Soon" } },
+      { url: "https://opts.example/on-domain", domain: host, redirectType: 301, rules: [{ device: "android", url: "https://opts.example/android" }] },
+    ];
+    for (const body of made) ok(await call("POST", "/shorten", { token: owner.token, body: { ...body, workspaceId: from }, headers: { "x-forwarded-for": owner.address } }));
+    const originals = await linksIn(owner, from);
+    const before = originals.map(options).sort(byUrl);
+    expect(before.find((l) => l.url.endsWith("/full"))!.rules).toHaveLength(4);
+    const onDomain = (l: { domain?: string }) => l.domain !== undefined;
+    expect(before.filter(onDomain)).toHaveLength(1);
+    const domainRefusal = await shortenRefusal(owner, await teamOf(owner, "No domain"), { url: "https://opts.example/x", domain: host });
+
+    // JSON: the fields as the Link answers them.
+    const json = await download(owner, `/workspaces/${from}/export?format=json`);
+    expect(json.status).toBe(200);
+    expect((JSON.parse(json.text) as OptionsLink[]).map(options).sort(byUrl)).toEqual(before);
+    const toJson = await teamOf(owner, "Options from JSON");
+    const fromJson = await importFile(owner, toJson, "json", json.text, "&keepAliases=false");
+    expect(fromJson).toMatchObject({ status: "done", imported: 3, failed: 1, errors: [{ line: expect.any(Number), message: domainRefusal }] });
+    const copies = await linksIn(owner, toJson);
+    expect(copies.map(options).sort(byUrl)).toEqual(before.filter((l) => !onDomain(l)));
+    // The copied rules answer clicks: an iPhone goes where the copy's ios rule says.
+    const full = copies.find((l) => l.originalUrl.endsWith("/full"))!;
+    expect(await call("GET", `/${full.code}`, { headers: { "user-agent": iphone } })).toMatchObject({ status: 200, body: { url: "https://opts.example/ios" } });
+
+    // CSV: the same, the new columns after the old ones.
+    const csv = await download(owner, `/workspaces/${from}/export?format=csv`);
+    expect(csv.text.split("\n")[0]).toBe(exportHeader);
+    const toCsv = await teamOf(owner, "Options from CSV");
+    const fromCsv = await importFile(owner, toCsv, "csv", csv.text, "&keepAliases=false");
+    expect(fromCsv).toMatchObject({ status: "done", imported: 3, failed: 1, errors: [{ line: expect.any(Number), message: domainRefusal }] });
+    expect((await linksIn(owner, toCsv)).map(options).sort(byUrl)).toEqual(before.filter((l) => !onDomain(l)));
+
+    // A host belongs to one workspace on an instance, so only the source itself has it verified here: both files import there whole, the domain kept.
+    const originalCodes = new Set(originals.map((l) => l.code));
+    for (const [format, file] of [["json", json.text], ["csv", csv.text]] as const) {
+      expect(await importFile(owner, from, format, file, "&keepAliases=false")).toMatchObject({ status: "done", imported: 4, failed: 0 });
+      const added = (await linksIn(owner, from)).filter((l) => !originalCodes.has(l.code));
+      expect(added.map(options).sort(byUrl), format).toEqual(before);
+      expect(added.find(onDomain)!.shortUrl).toMatch(new RegExp(`^https?://${host.replace(/\./g, "\\.")}/${added.find(onDomain)!.code}$`));
+      for (const l of added) originalCodes.add(l.code);
+    }
+  }, 90_000);
+
+  test("bad values refuse their row only, by line, with POST /shorten's message; well-formed rule ids are kept", async () => {
+    const owner = await account();
+    const columns = ["url", "redirectType", "forwardQuery", "startsAt", "expiresAt", "fallbackUrl", "domain", "previewImage", "rules"] as const;
+    type Row = Partial<Record<(typeof columns)[number], string>>;
+    const kept: Row = {
+      url: "https://refuse.example/kept",
+      rules: JSON.stringify([
+        { id: "keep-me_1", device: "ios", url: "https://refuse.example/ios" },
+        { id: "bad id!", countries: ["de"], url: "https://refuse.example/de" },
+        { id: "keep-me_1", languages: ["fr"], url: "https://refuse.example/fr" },
+      ]),
+    };
+    const ws = owner.userID;
+    // POST /shorten's request schema refuses a redirectType or a device outside its lists before the links service's checks run, in
+    // the schema's words; an import's row reaches those checks, which say the same refusal with the allowed values.
+    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/303", redirectType: 303 })).toContain('"redirectType"');
+    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/tablet", rules: [{ device: "tablet", url: "https://refuse.example/t" }] })).toContain('"rules.0.device"');
+    // Each bad row with the message it must be refused with: POST /shorten's for the same value, the checks' own for those two, the import's for what only a file can hold.
+    const bad: [Row, string][] = [
+      [{ url: "https://refuse.example/303", redirectType: "303" }, "redirectType must be one of 301, 302, 307, 308"],
+      [{ url: "https://refuse.example/tablet", rules: JSON.stringify([{ device: "tablet", url: "https://refuse.example/t" }]) }, "rules[0].device must be one of ios, android, desktop"],
+      [
+        { url: "https://refuse.example/country", rules: JSON.stringify([{ countries: ["D1"], url: "https://refuse.example/c" }]) },
+        await shortenRefusal(owner, ws, { url: "https://refuse.example/country", rules: [{ countries: ["D1"], url: "https://refuse.example/c" }] }),
+      ],
+      [{ url: "https://refuse.example/domain", domain: "nowhere.transfers.example" }, await shortenRefusal(owner, ws, { url: "https://refuse.example/domain", domain: "nowhere.transfers.example" })],
+      [{ url: "https://refuse.example/image", previewImage: "ftp://img.example/x.png" }, await shortenRefusal(owner, ws, { url: "https://refuse.example/image", preview: { image: "ftp://img.example/x.png" } })],
+      [
+        { url: "https://refuse.example/order", startsAt: "2031-01-01T00:00:00Z", expiresAt: "2030-01-01T00:00:00Z" },
+        await shortenRefusal(owner, ws, { url: "https://refuse.example/order", startsAt: "2031-01-01T00:00:00Z", expiresAt: "2030-01-01T00:00:00Z" }),
+      ],
+      [{ url: "https://refuse.example/fallback", fallbackUrl: "not a url" }, await shortenRefusal(owner, ws, { url: "https://refuse.example/fallback", fallbackUrl: "not a url" })],
+      [{ url: "https://refuse.example/json", rules: "[{" }, "rules must be a JSON list of rules, as an export writes them"],
+      [{ url: "https://refuse.example/flag", forwardQuery: "maybe" }, 'forwardQuery must be true or false, got "maybe"'],
+    ];
+    expect(bad[3]![1]).toContain('domain "nowhere.transfers.example"');
+    const rows = [kept, ...bad.map(([row]) => row)];
+    const file = stringify([[...columns], ...rows.map((row) => columns.map((c) => row[c] ?? ""))]);
+    const done = await importFile(owner, ws, "csv", file);
+    expect(done).toMatchObject({ status: "done", imported: 1, failed: bad.length });
+    // The header is line 1, the kept row line 2: no cell holds a line break.
+    expect(done.errors).toEqual(bad.map(([, message], i) => ({ line: i + 3, message })));
+
+    const [link] = await linksIn(owner, ws);
+    expect(link!.originalUrl).toBe("https://refuse.example/kept");
+    expect(link!.rules.map(({ id: _id, ...rule }) => rule)).toEqual([
+      { device: "ios", url: "https://refuse.example/ios" },
+      { countries: ["DE"], url: "https://refuse.example/de" },
+      { languages: ["fr"], url: "https://refuse.example/fr" },
+    ]);
+    const [first, second, third] = link!.rules.map((r) => r.id);
+    expect(first).toBe("keep-me_1");
+    expect(second).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(third).toMatch(/^[A-Za-z0-9_-]{8}$/);
+    expect(new Set([first, second, third]).size).toBe(3);
+  }, 60_000);
+
+  test("the import template names the new columns, and imports as it is, its example's options with it", async () => {
+    const owner = await account();
+    const template = await download(owner, `/workspaces/${owner.userID}/import-template`);
+    expect(template.status).toBe(200);
+    expect(template.text.split("\n")[0]).toBe(
+      "url,alias,title,description,tags,expiresAt,maxClicks,createdAt,clicks,password," +
+        "domain,redirectType,forwardQuery,startsAt,fallbackUrl,allowIndexing,previewTitle,previewDescription,previewImage,rules",
+    );
+    expect(await importFile(owner, owner.userID, "csv", template.text)).toMatchObject({ status: "done", imported: 2, failed: 0 });
+    const example = (await linksIn(owner, owner.userID)).find((l) => l.code === "docs-start")!;
+    expect(options(example)).toMatchObject({
+      redirectType: 301,
+      forwardQuery: false,
+      startsAt: "2024-05-02T00:00:00.000Z",
+      fallbackUrl: "https://example.com/docs",
+      allowIndexing: true,
+      preview: { title: "Start here", image: "https://example.com/docs/start.png" },
+      rules: [
+        { id: expect.any(String), device: "ios", url: "https://example.com/docs/start-ios" },
+        { id: expect.any(String), countries: ["DE", "AT"], url: "https://example.com/de/docs/start" },
+      ],
+    });
+  });
 });
 
 describe("limits", () => {

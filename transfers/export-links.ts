@@ -15,7 +15,8 @@ const pageSize = 1000;
  * GET /workspaces/:id/export?format=csv|json: the workspace's links (not deleted), oldest
  * first, with their tags, options, clicks and status, as a file to download, written page
  * by page as it is read (a workspace of any size never sits in memory). CSV: the columns
- * an import reads, then shortUrl, hasPassword (yes or no: never the password) and status.
+ * an import reads, then shortUrl, hasPassword (yes or no: never the password) and status,
+ * then the redirect options, domain, preview and rules (JSON text), which an import reads too.
  * JSON: a list, one link per line, as GET /links/:code answers a link; for the workspace's
  * owner and admins a password link carries its stored hash (passwordHash), so that an
  * import elsewhere keeps it protected, for other members only hasPassword. Any member may

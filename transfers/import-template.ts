@@ -3,11 +3,41 @@ import { stringify } from "csv-stringify/sync";
 import { csvColumns } from "./formats/this-app";
 import { downloadHeaders } from "./raw-http";
 
-/** Two example rows under the header: a plain link, and one with every option. */
+type Column = (typeof csvColumns)[number];
+
+/** A row of the template by column name: the columns it leaves out are empty. */
+const row = (values: Partial<Record<Column, string>>) => csvColumns.map((column) => values[column] ?? "");
+
+/**
+ * Two example rows under the header: a plain link, and one with every option but a domain
+ * (which only a workspace with that domain verified can take: the template imports as it is).
+ */
 const template = stringify([
   [...csvColumns],
-  ["https://example.com/spring-sale", "", "", "", "", "", "", "", "", ""],
-  ["https://example.com/docs/start", "docs-start", "Getting started", "The guide for new users", "docs,onboarding", "2030-01-31T12:00:00Z", "1000", "2024-05-01T09:30:00Z", "42", ""],
+  row({ url: "https://example.com/spring-sale" }),
+  row({
+    url: "https://example.com/docs/start",
+    alias: "docs-start",
+    title: "Getting started",
+    description: "The guide for new users",
+    tags: "docs,onboarding",
+    expiresAt: "2030-01-31T12:00:00Z",
+    maxClicks: "1000",
+    createdAt: "2024-05-01T09:30:00Z",
+    clicks: "42",
+    redirectType: "301",
+    forwardQuery: "false",
+    startsAt: "2024-05-02T00:00:00Z",
+    fallbackUrl: "https://example.com/docs",
+    allowIndexing: "true",
+    previewTitle: "Start here",
+    previewDescription: "Everything a new user needs, on one page",
+    previewImage: "https://example.com/docs/start.png",
+    rules: JSON.stringify([
+      { device: "ios", url: "https://example.com/docs/start-ios" },
+      { countries: ["DE", "AT"], url: "https://example.com/de/docs/start" },
+    ]),
+  }),
 ]);
 
 /**

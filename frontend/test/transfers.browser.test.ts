@@ -61,7 +61,10 @@ describe("import and export, in the browser", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
     const text = await readFile((await download.path())!, "utf8");
     const rows = text.trimEnd().split("\n");
-    expect(rows[0]).toBe("url,alias,shortUrl,title,description,tags,createdAt,expiresAt,maxClicks,clicks,hasPassword,status");
+    expect(rows[0]).toBe(
+      "url,alias,shortUrl,title,description,tags,createdAt,expiresAt,maxClicks,clicks,hasPassword,status," +
+        "domain,redirectType,forwardQuery,startsAt,fallbackUrl,allowIndexing,previewTitle,previewDescription,previewImage,rules",
+    );
     expect(rows).toHaveLength(1201);
     expect(download.suggestedFilename()).toMatch(/^links-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(cspViolations).toEqual([]);

@@ -1,15 +1,19 @@
 import { APIError, ErrCode } from "encore.dev/api";
 import { linkLimits } from "../../limits/links";
-import { refuseBannedHost } from "../moderation/host-check";
+import { linkUrls, refuseBannedHosts } from "../moderation/host-check";
 import { checkAlias, checkDescription, checkExpiresAt, checkMaxClicks, checkPassword, checkTitle } from "../records/options";
+import { checkRedirectOptions, type RedirectOptions } from "../records/redirect-options";
+import { checkRuleList, withRuleIds } from "../records/redirect-rules";
+import { changedPreview, checkPreview, noPreview, type StoredPreview } from "../previews/preview-fields";
 import { checkTarget } from "../shortening/target";
 import { checkTagNames } from "../tagging/names";
 import type { ImportRow } from "../../link-rules/import-rows";
+import { ruleIdPattern, type RedirectRule, type RedirectRuleInput } from "../../link-rules/redirect-rules";
 
 export type { ImportRow };
 
 /** A row checked: what is stored, its password still in clear when it came so. */
-export interface CheckedRow {
+export interface CheckedRow extends RedirectOptions {
   readonly line: number;
   readonly target: string;
   readonly alias: string | null;
@@ -22,7 +26,15 @@ export interface CheckedRow {
   readonly clicks: number;
   readonly password: string | null;
   readonly passwordHash: string | null;
+  /** null when none (as POST /shorten stores a link without rules). */
+  readonly redirectRules: RedirectRule[] | null;
+  readonly preview: StoredPreview;
+  /** The workspace's verified domain, as stored (lower case). */
+  readonly domain: string | null;
 }
+
+/** The verified domain of the workspace imported into by a row's `domain`; throws POST /shorten's 400 when it has none by that name. */
+export type DomainCheck = (host: string) => Promise<string>;
 
 /** urls.clicks is a PostgreSQL INTEGER. */
 const maxClicksTotal = 2 ** 31 - 1;
@@ -35,12 +47,14 @@ const maxClicksTotal = 2 ** 31 - 1;
 const hashShape = /^scrypt\$32768\$8\$1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{86}==$/;
 
 /**
- * Every check POST /shorten makes of a link (records/options.ts, shortening/target.ts, the
- * tags' names, the hosts an administrator banned), and those of what only an import
+ * Every check POST /shorten makes of a link (records/options.ts, redirect-options.ts,
+ * redirect-rules.ts, the preview's, shortening/target.ts, the tags' names, the hosts an
+ * administrator banned, the domain's by `domainOf`), and those of what only an import
  * carries; throws the APIError of the first that fails.
  */
-export async function checkRow(row: ImportRow, baseUrl: string, now: number): Promise<CheckedRow> {
+export async function checkRow(row: ImportRow, baseUrl: string, now: number, domainOf: DomainCheck): Promise<CheckedRow> {
   const target = checkTarget(row.url ?? "", baseUrl, linkLimits.config.deniedHosts);
+  const expiresAt = row.expiresAt === undefined ? null : checkExpiresAt(dateOf(row.expiresAt, "expiresAt"), now);
   const checked: CheckedRow = {
     line: row.line,
     target,
@@ -48,18 +62,50 @@ export async function checkRow(row: ImportRow, baseUrl: string, now: number): Pr
     title: row.title === undefined ? null : checkTitle(row.title),
     description: row.description === undefined ? null : checkDescription(row.description),
     tags: row.tags === undefined ? [] : checkTagNames(row.tags),
-    expiresAt: row.expiresAt === undefined ? null : checkExpiresAt(dateOf(row.expiresAt, "expiresAt"), now),
+    expiresAt,
     maxClicks: row.maxClicks === undefined ? null : checkMaxClicks(row.maxClicks),
     createdAt: row.createdAt === undefined ? null : checkCreatedAt(row.createdAt, now),
     clicks: row.clicks === undefined ? 0 : checkClicks(row.clicks),
     password: row.password === undefined ? null : checkPassword(row.password),
     passwordHash: row.passwordHash === undefined ? null : checkPasswordHash(row.passwordHash),
+    ...checkRedirectOptions(
+      {
+        redirectType: row.redirectType,
+        forwardQuery: row.forwardQuery,
+        startsAt: row.startsAt === undefined ? undefined : dateOf(row.startsAt, "startsAt"),
+        fallbackUrl: row.fallbackUrl,
+        allowIndexing: row.allowIndexing,
+        expiresAt: expiresAt ?? undefined,
+      },
+      baseUrl,
+    ),
+    redirectRules: row.rules === undefined ? null : importedRules(row.rules, baseUrl),
+    preview: row.preview === undefined ? noPreview : changedPreview(noPreview, checkPreview(row.preview)),
+    domain: null,
   };
   if (checked.password !== null && checked.passwordHash !== null) {
     throw APIError.invalidArgument("give a password or a passwordHash, not both");
   }
-  await refuseBannedHost(target);
-  return checked;
+  await refuseBannedHosts(linkUrls(target, checked.fallbackUrl, checked.redirectRules));
+  return row.domain === undefined ? checked : { ...checked, domain: await domainOf(row.domain) };
+}
+
+/**
+ * A row's rules (JSON text) checked as POST /shorten checks them. Each keeps the id the file
+ * gives it when well-formed and not already taken in the row, so an exported link's rules
+ * keep their ids (the label of their clicks in analytics); others get new ones. Ids are a
+ * link's own, so those of another link, here or elsewhere, never clash with them.
+ */
+function importedRules(text: string, baseUrl: string): RedirectRule[] | null {
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw APIError.invalidArgument("rules must be a JSON list of rules, as an export writes them");
+  }
+  const rules = checkRuleList(list as RedirectRuleInput[], baseUrl, linkLimits.config.deniedHosts);
+  if (rules.length === 0) return null;
+  return withRuleIds(rules, new Set(rules.map((rule) => rule.id).filter((id) => ruleIdPattern.test(id))));
 }
 
 function dateOf(value: string, field: string): Date {

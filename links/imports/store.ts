@@ -10,7 +10,8 @@ import { routeFirstSegments } from "../shortening/route-segments";
 import { liveTagIds } from "../tagging/link-tags";
 import { tagKey } from "../tagging/names";
 import { ensureTags } from "../tagging/tag-rows";
-import { checkRow, rowErrorOf, type CheckedRow, type ImportRow } from "./rows";
+import { verifiedDomainFor } from "../records/link-domain";
+import { checkRow, rowErrorOf, type CheckedRow, type DomainCheck, type ImportRow } from "./rows";
 
 /** What became of one row: its link's code, or why it was not stored. */
 export interface ImportRowResult {
@@ -42,11 +43,12 @@ export async function importRows(target: ImportTarget, rows: readonly ImportRow[
   for (const done of await alreadyStored(target.importId, rows.map((r) => r.line))) results.set(done.line, done);
   const baseUrl = appMeta().apiBaseUrl;
   const now = Date.now();
+  const domainOf = domainsOf(target.workspaceId);
   let pending: CheckedRow[] = [];
   for (const row of rows) {
     if (results.has(row.line)) continue;
     try {
-      pending.push(await checkRow(row, baseUrl, now));
+      pending.push(await checkRow(row, baseUrl, now, domainOf));
     } catch (err) {
       const message = rowErrorOf(err);
       if (message === null) throw err;
@@ -72,6 +74,16 @@ export async function importRows(target: ImportTarget, rows: readonly ImportRow[
     pending = retry;
   }
   return rows.map((row) => results.get(row.line)!);
+}
+
+/** The domain check of one batch: each host as a row spells it looked up once, however many rows name it. */
+function domainsOf(workspaceId: string): DomainCheck {
+  const found = new Map<string, Promise<string>>();
+  return (host) => {
+    let domain = found.get(host);
+    if (domain === undefined) found.set(host, (domain = verifiedDomainFor(workspaceId, host)));
+    return domain;
+  };
 }
 
 async function alreadyStored(importId: string, lines: readonly number[]): Promise<ImportRowResult[]> {
@@ -158,11 +170,15 @@ async function insertRows(
   const tagged = rows.flatMap((row) => row.tags.map((name) => ({ code: codes.get(row.line)!, tagId: tagIds.get(tagKey(name))! })));
   const stored = await db.rawQueryAll<{ code: string }>(
     `WITH input AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::timestamptz[], $9::int[], $10::int[])
-        AS r(code, original_url, title, description, expires_at, max_clicks, password_hash, created_at, clicks, line)
+      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::timestamptz[], $9::int[], $10::int[],
+          $16::smallint[], $17::bool[], $18::timestamptz[], $19::text[], $20::bool[], $21::jsonb[], $22::text[], $23::text[], $24::text[], $25::text[])
+        AS r(code, original_url, title, description, expires_at, max_clicks, password_hash, created_at, clicks, line,
+          redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image, domain)
     ), stored AS (
-      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, created_at, clicks)
-      SELECT code, original_url, $11, $12, title, description, expires_at, max_clicks, password_hash, COALESCE(created_at, now()), clicks
+      INSERT INTO urls (code, original_url, created_by, workspace_id, title, description, expires_at, max_clicks, password_hash, created_at, clicks,
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image, domain)
+      SELECT code, original_url, $11, $12, title, description, expires_at, max_clicks, password_hash, COALESCE(created_at, now()), clicks,
+        redirect_type, forward_query, starts_at, fallback_url, allow_indexing, redirect_rules, preview_title, preview_description, preview_image, domain
       FROM input
       -- A deleted link's code is never handed out again, even once its row is gone.
       WHERE NOT EXISTS (SELECT 1 FROM retired_codes r WHERE r.code = input.code)
@@ -193,6 +209,16 @@ async function insertRows(
     target.importId,
     tagged.map((t) => t.code),
     tagged.map((t) => t.tagId),
+    rows.map((r) => r.redirectType),
+    rows.map((r) => r.forwardQuery),
+    rows.map((r) => r.startsAt),
+    rows.map((r) => r.fallbackUrl),
+    rows.map((r) => r.allowIndexing),
+    rows.map((r) => (r.redirectRules === null ? null : JSON.stringify(r.redirectRules))),
+    rows.map((r) => r.preview.title),
+    rows.map((r) => r.preview.description),
+    rows.map((r) => r.preview.image),
+    rows.map((r) => r.domain),
   );
   return new Set(stored.map((r) => r.code));
 }

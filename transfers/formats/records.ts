@@ -57,3 +57,13 @@ export function instantOf(value: unknown, field: string): string | undefined {
   if (Number.isNaN(date.getTime())) throw new RowError(`${field} must be a date and time such as 2030-01-31T12:00:00Z, got "${text.slice(0, 40)}"`);
   return date.toISOString();
 }
+
+/** A yes/no field: a JSON boolean, or true/false (yes/no) as text in any case; absent when empty. */
+export function flagOf(value: unknown, field: string): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  const text = textOf(value)?.toLowerCase();
+  if (text === undefined) return undefined;
+  if (text === "true" || text === "yes") return true;
+  if (text === "false" || text === "no") return false;
+  throw new RowError(`${field} must be true or false, got "${text.slice(0, 40)}"`);
+}

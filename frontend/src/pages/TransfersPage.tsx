@@ -96,7 +96,7 @@ export function TransfersPage() {
           <form onSubmit={(e) => void upload(e)}>
             <p>
               A CSV with a <code>url</code> column (and, if you like, alias, title, description, tags, expiresAt, maxClicks, createdAt,
-              clicks, password): start from{" "}
+              clicks, password, and the redirect options, preview, domain and rules): start from{" "}
               <button type="button" class="link-button" onClick={() => void template()}>
                 the template
               </button>
