@@ -55,13 +55,12 @@ async function main(): Promise<void> {
     `${shape.links.toLocaleString("en")} links (${shape.bigOwnerLinks.toLocaleString("en")} of one owner, the rest over ${shape.owners - 1} others), ` +
       `about ${shape.clicks.toLocaleString("en")} clicks as analytics rows; load generator ${generatorName()}, ${connections} connections, ${seconds} s`,
   );
-  let ok = true;
-  if (process.env.BENCH_EMBEDDED !== "0") ok = (await scaleEngine("embedded PostgreSQL", { DATABASE_URL: "" })) && ok;
-  if (postgresUrl) ok = (await scaleEngine("PostgreSQL", { DATABASE_URL: postgresUrl })) && ok;
-  if (!ok) process.exitCode = 1;
+  // A figure off its target is reported as NO, never failing the run: the host's speed moves.
+  if (process.env.BENCH_EMBEDDED !== "0") await scaleEngine("embedded PostgreSQL", { DATABASE_URL: "" });
+  if (postgresUrl) await scaleEngine("PostgreSQL", { DATABASE_URL: postgresUrl });
 }
 
-async function scaleEngine(engine: string, engineEnv: Record<string, string>): Promise<boolean> {
+async function scaleEngine(engine: string, engineEnv: Record<string, string>): Promise<void> {
   const dataDir = tempDataDir("bench-scale-");
   const prefix = `scale_${process.pid}_`;
   const env = {
@@ -127,7 +126,6 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
   console.log("| Figure | Measured | Target | Met |\n|---|---|---|---|");
   for (const f of figures) console.log(`| ${f.name} | ${f.value} | ${f.target} | ${f.met === null ? "" : f.met ? "yes" : "NO"} |`);
   console.log("");
-  return true;
 }
 
 /** Reads, one at a time (each p99 against 50 ms), and lookups of every link under load. */
@@ -136,9 +134,9 @@ async function measureReads(client: Phase, app: RunningApp, owner: Owner, dataDi
   const figures: Figure[] = [];
   const read = (t: Timed): Figure => ({
     name: `${t.name} (${t.count} requests, one at a time)`,
-    value: `p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms`,
+    value: `p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms${t.failures ? `; ${t.failures.count} not 200, the first ${t.failures.first}` : ""}`,
     target: `p99 ≤ ${readTargetMs} ms`,
-    met: t.p99 <= readTargetMs,
+    met: t.p99 <= readTargetMs && t.failures === undefined,
   });
   // Clicked links spread over the table, nearly every one a cache miss; the stale half is
   // left unclicked for the cleanup to remove.
@@ -193,6 +191,7 @@ async function deepPage(client: Phase, baseUrl: string, auth: Record<string, str
 async function measureCleanup(client: Phase, app: RunningApp, env: Record<string, string>, serverUrl: () => Promise<string>, prefix: string): Promise<Figure[]> {
   const clicked = (i: number) => codeOf(2 * (1 + ((Math.abs(i) * 104_729) % Math.floor(shape.links / 2))) - 1);
   const before = await timeGets(client, app.url, "before", 300, (i) => `/${clicked(i)}`);
+  if (before.failures) throw new Error(`clicked links answered ${before.failures.first} before the cleanup`);
   const countStale = async () => {
     const db = await connect(await serverUrl(), `${prefix}url`);
     try {
