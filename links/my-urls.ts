@@ -51,7 +51,7 @@ export const myUrls = api(
     const rows = await db.queryAll<{ id: number; code: string; original_url: string; clicks: number; created_at: Date; domain: string | null }>`
       SELECT id, code, original_url, clicks, created_at, domain FROM urls
       WHERE workspace_id = ${user.userID} AND (${before}::int IS NULL OR id < ${before}::int)
-      ORDER BY id DESC
+      ORDER BY id DESC NULLS LAST -- urls_workspace_id_idx's order (url migration 18)
       LIMIT ${limit + 1}`;
     const page = rows.slice(0, limit);
     const clicks = await exactClicks(page); // exact, as stats counts them

@@ -22,7 +22,8 @@ export async function exportPage(workspaceId: string, after: number, limit: numb
   const rows = await db.rawQueryAll<LinkRow & { password_hash: string | null }>(
     `SELECT ${linkColumns}, CASE WHEN $4 THEN urls.password_hash END AS password_hash
      FROM urls WHERE workspace_id = $1 AND deleted_at IS NULL AND id > $2
-     ORDER BY id LIMIT $3`,
+     -- NULLS FIRST: urls_workspace_id_idx walked backwards, never the primary key (url migration 18).
+     ORDER BY id NULLS FIRST LIMIT $3`,
     workspaceId,
     after,
     limit,

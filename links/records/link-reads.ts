@@ -27,12 +27,13 @@ export interface LinkListQuery {
  * position): constant SQL, never built from input.
  */
 const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: LinkPosition) => number[] }> = {
-  newest: { after: "id < ($6::int[])[1]", orderBy: "id DESC", position: (p) => [p.id] },
+  newest: { after: "id < ($6::int[])[1]", orderBy: "id DESC NULLS LAST", position: (p) => [p.id] },
   clicks: { after: "(clicks, id) < (($6::int[])[2], ($6::int[])[1])", orderBy: "clicks DESC, id DESC", position: (p) => [p.id, p.clicks ?? 0] },
 };
 
 /**
- * A page of a workspace's links. They come from urls_workspace_id_idx; the search, the
+ * A page of a workspace's links. They come from urls_workspace_id_idx (newest first: in its
+ * order, NULLS LAST, which the primary key cannot give; url migration 18); the search, the
  * status and the tags (each link's a lookup in link_tags' key) are filters on them (a workspace's links are few enough). The status is decided on
  * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
  * interval, 100 ms) may be listed as active while its status already says exhausted.

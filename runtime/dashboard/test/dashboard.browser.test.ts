@@ -160,6 +160,7 @@ describe("the development dashboard", () => {
       "15_imported_links.up.sqlapplied",
       "16_link_event_outbox.up.sqlapplied",
       "17_domains_and_redirects.up.sqlapplied",
+      "18_workspace_links_nulls_last.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
