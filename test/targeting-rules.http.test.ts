@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, test, vi } from "vitest";
 import { clickCounter } from "../url/click-counting/instance.ts";
 import { browserAccept } from "./support/link-client.ts";
 import { linkServer } from "./support/link-server.ts";
+import type { RedirectRule as Rule } from "../link-rules/redirect-rules.ts";
 
 vi.hoisted(() => {
   process.env.TRUST_PROXY = "on"; // read once, when the configs load: each click names its address
@@ -21,15 +22,6 @@ const windows = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (K
 const inGreatBritain = "81.2.69.142";
 const inTheNetherlands = "193.0.6.139";
 const inTheUS = "8.8.8.8";
-
-interface Rule {
-  id: string;
-  device?: string;
-  countries?: string[];
-  languages?: string[];
-  query?: { name: string; value?: string };
-  url: string;
-}
 
 async function linkOf(code: string): Promise<{ rules: Rule[]; originalUrl: string }> {
   const res = await client.request("GET", `/links/${code}`, { token: links.token });

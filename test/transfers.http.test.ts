@@ -11,6 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { apiCaller, signUpAndLogIn, type Call, type Reply } from "./support/api-client.ts";
 import { dropServerDatabases, startApp, type RunningApp } from "./support/app-process.ts";
+import type { RedirectRule as Rule } from "../link-rules/redirect-rules.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}transfers_`;
 const maxRows = 100_000;
@@ -349,14 +350,6 @@ describe("export, then import into another workspace", () => {
 });
 
 describe("a link's redirect options, targeting rules, preview and domain", () => {
-  interface Rule {
-    id: string;
-    device?: string;
-    countries?: string[];
-    languages?: string[];
-    query?: { name: string; value?: string };
-    url: string;
-  }
   interface OptionsLink extends Link {
     shortUrl: string;
     domain?: string;

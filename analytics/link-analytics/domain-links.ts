@@ -1,7 +1,5 @@
 import { APIError } from "encore.dev/api";
-import { workspaces } from "~encore/clients";
-import { requireKeyWorkspace } from "../../access/scopes";
-import { mayDo } from "../../access/workspace-roles";
+import { requireWorkspaceReader } from "./workspace-reader";
 import { urlDb } from "../url-db";
 
 /**
@@ -10,9 +8,7 @@ import { urlDb } from "../url-db";
  * found" for a host it has not. The role is asked at every read, as for a tag's analytics.
  */
 export async function readableDomain(workspaceId: string, host: string, userID: string): Promise<string> {
-  const role = workspaceId === userID ? "owner" : (await workspaces.roleIn({ workspaceId, userId: userID })).role;
-  if (role === undefined || !mayDo(role, "read")) throw APIError.notFound("workspace not found");
-  requireKeyWorkspace(workspaceId);
+  await requireWorkspaceReader(workspaceId, userID);
   const row = await urlDb.queryRow<{ host: string }>`SELECT host FROM domains WHERE host = ${host.toLowerCase()} AND workspace_id = ${workspaceId}`;
   if (row === null) throw APIError.notFound("domain not found");
   return row.host;

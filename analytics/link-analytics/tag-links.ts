@@ -1,7 +1,5 @@
 import { APIError } from "encore.dev/api";
-import { workspaces } from "~encore/clients";
-import { requireKeyWorkspace } from "../../access/scopes";
-import { mayDo } from "../../access/workspace-roles";
+import { requireWorkspaceReader } from "./workspace-reader";
 import { urlDb } from "../url-db";
 
 /** A tag as its analytics name it. */
@@ -16,9 +14,7 @@ export interface TagRef {
  * The role is asked at every read, as for a link's analytics.
  */
 export async function readableTag(workspaceId: string, tagId: number, userID: string): Promise<TagRef> {
-  const role = workspaceId === userID ? "owner" : (await workspaces.roleIn({ workspaceId, userId: userID })).role;
-  if (role === undefined || !mayDo(role, "read")) throw APIError.notFound("workspace not found");
-  requireKeyWorkspace(workspaceId);
+  await requireWorkspaceReader(workspaceId, userID);
   const tag = await urlDb.queryRow<TagRef>`SELECT id, name FROM tags WHERE id = ${tagId} AND workspace_id = ${workspaceId}`;
   if (tag === null) throw APIError.notFound("tag not found");
   return tag;

@@ -7,6 +7,7 @@ import type { Locator } from "playwright-core";
 import type { Browser } from "./browser.ts";
 import { startBrowserTestBed, type BrowserApp, type BrowserTestBed, type TargetServer } from "./servers.ts";
 import { atBothWidths } from "./widths.ts";
+import type { RedirectRule as Rule } from "../../link-rules/redirect-rules.ts";
 
 let bed: BrowserTestBed | undefined;
 let app: BrowserApp;
@@ -26,15 +27,6 @@ const html = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
 const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const json = { "content-type": "application/json" };
-
-interface Rule {
-  id: string;
-  device?: string;
-  countries?: string[];
-  languages?: string[];
-  query?: { name: string; value?: string };
-  url: string;
-}
 
 interface Account {
   email: string;
