@@ -15,7 +15,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { startCluster, stopCluster } from "../runtime/internal/sql/embedded/cluster.ts";
 import { dropDatabasesWithPrefix } from "../runtime/test/databases.ts";
 import { spawnCommand } from "../runtime/test/command.ts";
@@ -27,6 +26,7 @@ import { childrenOf, listenerPid, postmasterPid, pssBytes } from "./proc.ts";
 import { seedClicks, seedLinks } from "./scale/seed.ts";
 import { codeOf, type ScaleShape } from "./scale/shape.ts";
 import { percentile, timeGets, type Timed } from "./scale/timing.ts";
+import { connectTo } from "./stored-clicks.ts";
 
 const shape: ScaleShape = {
   links: Number(process.env.SCALE_LINKS ?? 1_000_000),
@@ -86,7 +86,7 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
 
     const serverUrl = engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
     const started = Date.now();
-    const client = await connect(serverUrl, `${prefix}url`);
+    const client = await connectTo({ serverUrl, database: `${prefix}url` });
     try {
       await seedLinks(client, shape, owner.id, progress);
       const rows = await seedClicks(client, shape, progress);
@@ -193,7 +193,7 @@ async function measureCleanup(client: Phase, app: RunningApp, env: Record<string
   const before = await timeGets(client, app.url, "before", 300, (i) => `/${clicked(i)}`);
   if (before.failures) throw new Error(`clicked links answered ${before.failures.first} before the cleanup`);
   const countStale = async () => {
-    const db = await connect(await serverUrl(), `${prefix}url`);
+    const db = await connectTo({ serverUrl: await serverUrl(), database: `${prefix}url` });
     try {
       return Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM urls WHERE clicks = 0")).rows[0]!.n);
     } finally {
@@ -288,15 +288,6 @@ function memoryOf(app: RunningApp, dataDir: string): string {
 function serverUrlOf(engineEnv: Record<string, string>, clusterDir: string): () => Promise<string> {
   // The embedded cluster is the app's while it runs: joined here to count rows.
   return async () => engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
-}
-
-async function connect(serverUrl: string, database: string): Promise<pg.Client> {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  const client = new pg.Client({ connectionString: url.href });
-  client.on("error", () => {}); // a failure surfaces through the query in flight
-  await client.connect();
-  return client;
 }
 
 await main();
