@@ -70,6 +70,22 @@ describe("the bound on one link's hour", () => {
   });
 });
 
+describe("rows that exist", () => {
+  test("a later batch adds to them, keys of one row summed (with and without a rule), beside a new combination", async () => {
+    await flush("exist01", [[{ ...chrome, referrer: "a.example" }, 2]]);
+    await flush("exist01", [
+      [{ ...chrome, referrer: "a.example" }, 3],
+      [{ ...chrome, referrer: "a.example", rule: "ruleA123" }, 4],
+      [{ ...chrome, referrer: "b.example" }, 5],
+    ]);
+    const rows = await stored("exist01");
+    expect(rows.map((r) => [r.referrer, r.clicks]).sort()).toEqual([
+      ["a.example", 9],
+      ["b.example", 5],
+    ]);
+  });
+});
+
 describe("the targeting rule of a click", () => {
   async function byRule(code: string) {
     return db.queryAll<{ bot: boolean; rule: string; clicks: number }>`

@@ -4,6 +4,7 @@ import { db } from "../db";
 import { hourOf } from "../../visitors/dimensions";
 import { hourlyRows } from "./rows";
 import { addRuleClicks } from "./rule-clicks";
+import { addToExistingRows } from "./existing-rows";
 
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
 // device`, then `TAB rule` when a targeting rule sent the click (dimensions.ts; the rule
@@ -29,14 +30,26 @@ export const rowsPerHour = 500;
  * the transaction that adds them to urls.clicks (click-counting/store.ts) and that
  * holds their links' urls rows locked: so both are stored exactly once together, and
  * two instances adding to one link's hour do it one after the other, each statement
- * seeing the rows the other committed, which keeps the bound exact. One statement for
- * the whole batch, and one more when targeting rules sent some of its clicks
- * (rule-clicks.ts).
+ * seeing the rows the other committed, which keeps the bound exact. One statement adds
+ * to the rows that exist (existing-rows.ts), one more places the combinations new to
+ * their hour when the batch has some, and one more when targeting rules sent some of
+ * its clicks (rule-clicks.ts).
  */
 export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<string, number>, stored: ReadonlySet<string>): Promise<void> {
   if (stored.size === 0) return;
   const { keys, clicks } = hourlyRows(counts, stored, hourOf(Date.now()));
   if (keys.length === 0) return;
+  const fresh = await addToExistingRows(tx, keys, clicks);
+  if (fresh.keys.length > 0) await placeNewRows(tx, fresh.keys, fresh.clicks);
+  await addRuleClicks(tx, keys, clicks);
+}
+
+/**
+ * Adds keys whose combination is new to its hour, within the hour's bound: the values
+ * and rows already stored keep their place, new ones come in most clicked first while
+ * there is room, the rest count as other.
+ */
+async function placeNewRows(tx: Transaction, keys: readonly string[], clicks: readonly number[]): Promise<void> {
   await tx.exec`
     WITH v AS (
       SELECT split_part(k, E'\t', 1) AS code, to_timestamp(split_part(k, E'\t', 2)::bigint * 3600) AS hour, split_part(k, E'\t', 5) = 'b' AS bot,
@@ -101,7 +114,6 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
     GROUP BY code, hour, bot, referrer, country, browser, os, device
     ORDER BY code COLLATE "C", hour, bot, referrer COLLATE "C", country COLLATE "C", browser COLLATE "C", os COLLATE "C", device COLLATE "C"
     ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
-  await addRuleClicks(tx, keys, clicks);
 }
 
 /**
