@@ -92,6 +92,30 @@ describe("GET /links", () => {
     expect((await list(ada, "?q=nowhere")).links).toEqual([]);
   });
 
+  test("q with a line break matches within a title only, never across the code, URL and title", async () => {
+    const ada = await signedIn();
+    const plain = await shorten(ada, "https://example.com/plain");
+    const twoLines = await shorten(ada, "https://example.com/notes");
+    await db.exec`UPDATE urls SET title = 'Summer Sale' WHERE code = ${plain}`;
+    await db.exec`UPDATE urls SET title = ${"Line one\nLine two"} WHERE code = ${twoLines}`;
+    // The search reads the three joined by line breaks (url migration 19's index): these span two of them.
+    expect((await list(ada, `?q=${encodeURIComponent("plain\nSummer")}`)).links).toEqual([]);
+    expect((await list(ada, `?q=${encodeURIComponent(`${plain}\nhttps`)}`)).links).toEqual([]);
+    expect(codesOf((await list(ada, `?q=${encodeURIComponent("ONE\nline")}`)).links)).toEqual([twoLines]);
+  });
+
+  test("a search is answered from a trigram index that holds each link's workspace (url migration 19)", async () => {
+    const indexes = await db.queryAll<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'urls' AND indexdef LIKE '%USING gin%'`;
+    expect(indexes).toEqual([{ indexname: "urls_workspace_search_idx", indexdef: expect.stringMatching(/USING gin \(workspace_id, .*gin_trgm_ops\)/s) }]);
+    // With sequential scans priced out, as a million links price them, a search reads it.
+    await using tx = await db.begin();
+    await tx.exec`SET LOCAL enable_seqscan = off`;
+    const plan = await tx.queryAll<{ "QUERY PLAN": string }>`
+      EXPLAIN SELECT id FROM urls WHERE (code || E'\n' || original_url || E'\n' || coalesce(title, '')) ILIKE '%sale%'`;
+    expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toContain("urls_workspace_search_idx");
+  });
+
   test("status: active, inactive (expired, exhausted, disabled) or all; deleted links never", async () => {
     const ada = await signedIn();
     const codes: Record<string, string> = {};

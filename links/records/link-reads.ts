@@ -1,6 +1,7 @@
 import { db } from "../db";
 import type { LinkPosition, LinkSort } from "./cursor";
 import { linkColumns, type LinkRow } from "./link-rows";
+import { containsPattern, searchCondition } from "./link-search";
 
 /** Which of a user's links GET /links lists: deleted links never are. */
 export type LinkStatusFilter = "active" | "inactive" | "all";
@@ -33,8 +34,10 @@ const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: L
 
 /**
  * A page of a workspace's links. They come from urls_workspace_id_idx (newest first: in its
- * order, NULLS LAST, which the primary key cannot give; url migration 18); the search, the
- * status and the tags (each link's a lookup in link_tags' key) are filters on them (a workspace's links are few enough). The status is decided on
+ * order, NULLS LAST, which the primary key cannot give; url migration 18), or, for a search
+ * the planner expects few matches of, from urls_workspace_search_idx (the workspace's matches
+ * only; url migration 19), sorted; the status and the tags (each link's a lookup in
+ * link_tags' key) are filters on them. The status is decided on
  * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
  * interval, 100 ms) may be listed as active while its status already says exhausted.
  */
@@ -43,7 +46,7 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
   return db.rawQueryAll<LinkRow>(
     `SELECT ${linkColumns} FROM urls
      WHERE workspace_id = $1 AND deleted_at IS NULL
-       AND ($2::text IS NULL OR code ILIKE $2 ESCAPE '\\' OR original_url ILIKE $2 ESCAPE '\\' OR title ILIKE $2 ESCAPE '\\')
+       AND ($2::text IS NULL OR ${searchCondition("urls", "$2")})
        AND ($3::text = 'all' OR ($3::text = 'active') = (
          disabled_at IS NULL
          AND (expires_at IS NULL OR expires_at > $4::timestamptz)
@@ -69,9 +72,4 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
 /** A link's row by its exact code, deleted or not; null when there is none. */
 export function linkRow(code: string): Promise<LinkRow | null> {
   return db.rawQueryRow<LinkRow>(`SELECT ${linkColumns} FROM urls WHERE code = $1`, code);
-}
-
-/** An ILIKE pattern matching `text` anywhere, its own % and _ (and the escape character) taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 }

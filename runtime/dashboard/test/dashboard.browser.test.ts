@@ -161,6 +161,7 @@ describe("the development dashboard", () => {
       "16_link_event_outbox.up.sqlapplied",
       "17_domains_and_redirects.up.sqlapplied",
       "18_workspace_links_nulls_last.up.sqlapplied",
+      "19_workspace_search.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
