@@ -82,3 +82,19 @@ export async function seedClicks(client: pg.Client, shape: ScaleShape, progress:
   await client.query("ANALYZE");
   return { hourly, daily };
 }
+
+/**
+ * The analytics service's daily_stats for the links written: each UTC day's links, as its
+ * track-analytics consumer counts their url-shortened events (one row per day). Returns the days.
+ */
+export async function seedDailyStats(url: pg.Client, analytics: pg.Client): Promise<number> {
+  const days = await url.query<{ day: string; n: number }>(
+    `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS n FROM urls GROUP BY 1`,
+  );
+  await analytics.query(
+    `INSERT INTO daily_stats (date, urls_created) SELECT day::date, n FROM unnest($1::text[], $2::int[]) AS d(day, n)
+     ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + EXCLUDED.urls_created`,
+    [days.rows.map((r) => r.day), days.rows.map((r) => r.n)],
+  );
+  return days.rows.length;
+}
