@@ -25,7 +25,7 @@ import { phase, type Phase } from "./http-client.ts";
 import { browserHeaders, generatorName, runLoad } from "./load.ts";
 import { childrenOf, listenerPid, postmasterPid, pssBytes } from "./proc.ts";
 import { timeMigration, type MigrationTiming } from "./scale/migration.ts";
-import { seedClicks, seedDailyStats, seedLinks } from "./scale/seed.ts";
+import { seedClicks, seedDailyStats, seedLinks, seedWorkspaceClicks } from "./scale/seed.ts";
 import { codeOf, type ScaleShape } from "./scale/shape.ts";
 import { percentile, timeGets, type Timed } from "./scale/timing.ts";
 import { connectTo } from "./stored-clicks.ts";
@@ -93,12 +93,14 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
     try {
       await seedLinks(client, shape, owner.id, progress);
       const rows = await seedClicks(client, shape, progress);
+      progress("workspaces' analytics");
+      const workspaceRows = await seedWorkspaceClicks(client);
       const days = await seedDailyStats(client, analytics);
       await client.query("VACUUM ANALYZE");
       process.stdout.write("\n");
       console.log(
         `  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${rows.hourly.toLocaleString("en")} hour rows, ${rows.daily.toLocaleString("en")} day rows, ` +
-          `${days} days of daily_stats`,
+          `workspaces' ${workspaceRows.hourly.toLocaleString("en")} hour rows and ${workspaceRows.daily.toLocaleString("en")} day rows, ${days} days of daily_stats`,
       );
     } finally {
       await Promise.all([client.end(), analytics.end()]);

@@ -341,7 +341,7 @@ describe("databases", () => {
     const url = databases.find((d) => d.name === "url")!;
     expect(url.service).toBe("url");
     expect(url.physicalName).toMatch(/url$/);
-    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql", "15_imported_links.up.sql", "16_link_event_outbox.up.sql", "17_domains_and_redirects.up.sql", "18_workspace_links_nulls_last.up.sql", "19_workspace_search.up.sql"]);
+    expect(url.migrations.map((m) => m.name)).toEqual(["1_create_urls.up.sql", "2_create_outbox.up.sql", "3_index_urls_created_at.up.sql", "4_add_created_by.up.sql", "5_add_stale_since.up.sql", "6_evict_cached_links.up.sql", "7_create_click_writers.up.sql", "8_manage_links.up.sql", "9_moderation.up.sql", "10_click_analytics.up.sql", "11_evict_on_disabled_reason.up.sql", "12_link_workspaces.up.sql", "13_tags.up.sql", "14_link_reports.up.sql", "15_imported_links.up.sql", "16_link_event_outbox.up.sql", "17_domains_and_redirects.up.sql", "18_workspace_links_nulls_last.up.sql", "19_workspace_search.up.sql", "20_workspace_click_analytics.up.sql"]);
     expect(url.tables).toEqual(expect.arrayContaining([{ schema: "public", name: "urls", rowEstimate: expect.any(Number), sizeBytes: expect.any(Number) }]));
     expect(databases.find((d) => d.name === "orders")!.migrations.length).toBeGreaterThan(0); // drizzle-kit's layout
   });

@@ -4,6 +4,7 @@ import { db } from "../db";
 import { hourOf } from "../../visitors/dimensions";
 import { hourlyRows } from "./rows";
 import { addRuleClicks } from "./rule-clicks";
+import { addWorkspaceClicks } from "./workspace-clicks";
 
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
 // device`, then `TAB rule` when a targeting rule sent the click (dimensions.ts; the rule
@@ -30,8 +31,9 @@ export const rowsPerHour = 500;
  * holds their links' urls rows locked: so both are stored exactly once together, and
  * two instances adding to one link's hour do it one after the other, each statement
  * seeing the rows the other committed, which keeps the bound exact. One statement for
- * the whole batch, and one more when targeting rules sent some of its clicks
- * (rule-clicks.ts).
+ * the whole batch, one more when targeting rules sent some of its clicks
+ * (rule-clicks.ts), and one adding the workspace links' clicks to their workspaces' rows
+ * (workspace-clicks.ts).
  */
 export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<string, number>, stored: ReadonlySet<string>): Promise<void> {
   if (stored.size === 0) return;
@@ -102,6 +104,7 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
     ORDER BY code COLLATE "C", hour, bot, referrer COLLATE "C", country COLLATE "C", browser COLLATE "C", os COLLATE "C", device COLLATE "C"
     ON CONFLICT (code, hour, bot, referrer, country, browser, os, device) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;
   await addRuleClicks(tx, keys, clicks);
+  await addWorkspaceClicks(tx, keys, clicks);
 }
 
 /**

@@ -162,6 +162,7 @@ describe("the development dashboard", () => {
       "17_domains_and_redirects.up.sqlapplied",
       "18_workspace_links_nulls_last.up.sqlapplied",
       "19_workspace_search.up.sqlapplied",
+      "20_workspace_click_analytics.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
