@@ -35,7 +35,7 @@ export async function addWorkspaceClicks(tx: Transaction, keys: readonly string[
              count(*) OVER (PARTITION BY owned.workspace_id, v.hour) AS batch_rows
       FROM v JOIN owned USING (code)
       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
-    ), rows_now AS (
+    ), rows_now AS MATERIALIZED (
       SELECT h.workspace_id, h.hour, (SELECT count(*) FROM workspace_clicks_recent r WHERE r.workspace_id = h.workspace_id AND r.hour = h.hour) AS n
       FROM (SELECT DISTINCT workspace_id, hour FROM w) AS h
     ), marked AS (
