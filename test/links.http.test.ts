@@ -150,6 +150,28 @@ describe("GET /links", () => {
     expect(links.map((l) => [l.code, l.clicks])).toEqual([[a, 5], [c, 3], [b, 3], [d, 1]]);
   });
 
+  test("sort=clicks follows clicks exactly across orders of magnitude, as the flush and edits change them (url migration 21)", async () => {
+    const ada = await signedIn();
+    const codes: string[] = [];
+    for (let i = 0; i < 30; i++) codes.push(await shorten(ada, `https://example.com/magnitude/${i}`));
+    const byClicks = async () =>
+      (await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE code = ANY(${codes}::text[]) ORDER BY clicks DESC, id DESC`).map((r) => r.code);
+    // Counts on both sides of powers of two, and ties.
+    await db.exec`UPDATE urls SET clicks = (ARRAY[0, 1, 2, 3, 4, 7, 8, 15, 16, 255, 256, 1000, 1023, 1024, 3])[id % 15 + 1] WHERE code = ANY(${codes}::text[])`;
+    expect(await allPages(ada, "?sort=clicks&limit=4")).toEqual(await byClicks());
+    // Clicks counted by lookups and written by the flush move links up a magnitude or not.
+    for (const [code, n] of [[codes[0], 1], [codes[1], 2], [codes[2], 5]] as const) {
+      for (let i = 0; i < n; i++) expect((await fetch(`${server.url}/${code}`)).status).toBe(200);
+    }
+    await clickCounter.flush();
+    await db.exec`UPDATE urls SET clicks = clicks + 250 WHERE code = ${codes[3]}`;
+    expect(await allPages(ada, "?sort=clicks&limit=4")).toEqual(await byClicks());
+    expect(await allPages(ada, "?sort=clicks&limit=100")).toEqual(await byClicks());
+    const stale = await db.queryAll`
+      SELECT u.code FROM urls u JOIN link_click_order o ON o.link_id = u.id WHERE u.code = ANY(${codes}::text[]) AND o.magnitude <> click_magnitude(u.clicks)`;
+    expect(stale).toEqual([]);
+  });
+
   test.each(["newest", "clicks"])("pages of sort=%s, joined, are the whole list once", async (sort) => {
     const ada = await signedIn();
     const codes: string[] = [];

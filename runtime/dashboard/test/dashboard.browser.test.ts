@@ -163,6 +163,7 @@ describe("the development dashboard", () => {
       "18_workspace_links_nulls_last.up.sqlapplied",
       "19_workspace_search.up.sqlapplied",
       "20_workspace_click_analytics.up.sqlapplied",
+      "21_link_click_order.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
