@@ -4,8 +4,8 @@ import { urlDb } from "../url-db";
 export const valuesPerHour = 50;
 /** Workspaces moved per statement: one transaction each, short enough not to hold up the click flush. */
 const workspacesPerBatch = 500;
-/** Held by each statement that writes workspace_clicks_hourly (this one and the rollup's), so they take turns. */
-export const workspaceHourlyLock = 4_242_045;
+/** The advisory lock each transaction writing workspace_clicks_hourly (this one and the rollup's) holds, so they take turns. */
+export const workspaceHourlyLock = "workspace_clicks_hourly writers";
 
 /**
  * Moves the clicks the flush added to workspace_clicks_recent (one row per combination of
@@ -29,7 +29,7 @@ export async function compactRecentClicks(): Promise<number> {
     if (batch.length === 0) return moved;
     const workspaces = batch.map((r) => r.workspace_id);
     await using tx = await urlDb.begin();
-    await tx.exec`SELECT pg_advisory_xact_lock(${workspaceHourlyLock})`;
+    await tx.exec`SELECT pg_advisory_xact_lock(hashtext(${workspaceHourlyLock}))`;
     const row = await tx.queryRow<{ moved: number }>`
       WITH locked AS MATERIALIZED (
         SELECT workspace_id, hour, bot, referrer, country, browser, os, device, rule

@@ -27,7 +27,7 @@ export async function rollUpWorkspaceClicks(now = new Date()): Promise<number> {
     const workspaces = batch.map((r) => r.workspace_id);
     await using tx = await urlDb.begin();
     // The compaction adds to hourly rows too (a late click's old hour): one of the two at a time.
-    await tx.exec`SELECT pg_advisory_xact_lock(${workspaceHourlyLock})`;
+    await tx.exec`SELECT pg_advisory_xact_lock(hashtext(${workspaceHourlyLock}))`;
     const row = await tx.queryRow<{ moved: number }>`
       WITH moved AS (
         DELETE FROM workspace_clicks_hourly WHERE workspace_id = ANY(${workspaces}::text[]) AND hour < ${cutoff} RETURNING *
