@@ -2,10 +2,10 @@ import { api, APIError, type Header } from "encore.dev/api";
 import { getAuthData } from "~encore/auth";
 import { addressKey } from "../limits/address";
 import { analyticsReads } from "../limits/analytics-reads";
-import { urlDb } from "./url-db";
 import { accessRow, readableAnalytics } from "./link-analytics/access";
 import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
 import { analyticsRange, type AnalyticsRange } from "./link-analytics/range";
+import { workspaceClickAnalytics } from "./workspace-analytics/query";
 import { isWellFormedCode } from "../link-rules/codes";
 import { requireKeyWorkspace, requireScope } from "../access/scopes";
 
@@ -73,8 +73,9 @@ export const linkAnalytics = api(
 
 /**
  * The caller's click analytics across the links of their personal workspace (deleted ones
- * included: their clicks happened); a team workspace's links are the team's, read one by
- * one (or by tag) by its members. Read-only; limited as GET /:code/analytics.
+ * included: their clicks happened), from the workspace's own rows, so the read does not
+ * grow with its links (workspace-analytics/query.ts); a team workspace's links are the
+ * team's, read one by one (or by tag) by its members. Read-only; limited as GET /:code/analytics.
  */
 export const myClicks = api(
   { expose: true, auth: true, method: "GET", path: "/me/clicks" },
@@ -84,8 +85,7 @@ export const myClicks = api(
     const range = await analyticsRange(params);
     const { userID } = getAuthData()!;
     requireKeyWorkspace(userID);
-    const rows = await urlDb.queryAll<{ code: string }>`SELECT code FROM urls WHERE workspace_id = ${userID}`;
-    return { ...answerOf(range), ...(await clickAnalytics(rows.map((r) => r.code), range)) };
+    return { ...answerOf(range), ...(await workspaceClickAnalytics(userID, range)) };
   },
 );
 

@@ -2,8 +2,9 @@
 // analytics, each figure beside its target. The data is written straight into the url
 // database (bench/scale/), then the app is started on it and measured: start-up against
 // an empty restart, memory, lookups over every link, an owner's list of 100,000 links,
-// analytics, the daily report, and the cleanup job removing the stale half while
-// redirects are timed.
+// analytics, two migrations on the full urls table while redirects are timed, the cleanup
+// job removing the stale half while redirects are timed, the daily report, and the
+// instance's analytics.
 //
 //   SCALE_LINKS (1000000)     links; half clicked, half stale
 //   SCALE_OWNERS (1000)       owners; one real account holds SCALE_OWNER_LINKS of them
@@ -23,7 +24,8 @@ import { startApp, type RunningApp } from "../test/support/app-process.ts";
 import { phase, type Phase } from "./http-client.ts";
 import { browserHeaders, generatorName, runLoad } from "./load.ts";
 import { childrenOf, listenerPid, postmasterPid, pssBytes } from "./proc.ts";
-import { seedClicks, seedLinks } from "./scale/seed.ts";
+import { timeMigration, type MigrationTiming } from "./scale/migration.ts";
+import { seedClicks, seedDailyStats, seedLinks, seedWorkspaceClicks } from "./scale/seed.ts";
 import { codeOf, type ScaleShape } from "./scale/shape.ts";
 import { percentile, timeGets, type Timed } from "./scale/timing.ts";
 import { connectTo } from "./stored-clicks.ts";
@@ -87,14 +89,21 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
     const serverUrl = engineEnv.DATABASE_URL || (await startCluster({ dir: clusterDir })).url;
     const started = Date.now();
     const client = await connectTo({ serverUrl, database: `${prefix}url` });
+    const analytics = await connectTo({ serverUrl, database: `${prefix}analytics` });
     try {
       await seedLinks(client, shape, owner.id, progress);
       const rows = await seedClicks(client, shape, progress);
+      progress("workspaces' analytics");
+      const workspaceRows = await seedWorkspaceClicks(client);
+      const days = await seedDailyStats(client, analytics);
       await client.query("VACUUM ANALYZE");
       process.stdout.write("\n");
-      console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${rows.hourly.toLocaleString("en")} hour rows, ${rows.daily.toLocaleString("en")} day rows`);
+      console.log(
+        `  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s: ${rows.hourly.toLocaleString("en")} hour rows, ${rows.daily.toLocaleString("en")} day rows, ` +
+          `workspaces' ${workspaceRows.hourly.toLocaleString("en")} hour rows and ${workspaceRows.daily.toLocaleString("en")} day rows, ${days} days of daily_stats`,
+      );
     } finally {
-      await client.end();
+      await Promise.all([client.end(), analytics.end()]);
     }
     if (!engineEnv.DATABASE_URL) await stopCluster(clusterDir);
 
@@ -112,6 +121,7 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
     try {
       figures.push(...(await measureReads(client2, app, owner, dataDir)));
       figures.push({ name: "memory after the reads and the load (PSS, app + cluster)", value: memoryOf(app, dataDir), target: "bounded by configuration", met: null });
+      figures.push(...(await measureMigrations(client2, app, serverUrlOf(engineEnv, clusterDir), prefix)));
       figures.push(...(await measureCleanup(client2, app, env, serverUrlOf(engineEnv, clusterDir), prefix)));
     } finally {
       client2.end();
@@ -128,29 +138,33 @@ async function scaleEngine(engine: string, engineEnv: Record<string, string>): P
   console.log("");
 }
 
-/** Reads, one at a time (each p99 against 50 ms), and lookups of every link under load. */
-async function measureReads(client: Phase, app: RunningApp, owner: Owner, dataDir: string): Promise<Figure[]> {
-  const auth = { authorization: `Bearer ${owner.token}` };
-  const figures: Figure[] = [];
-  const read = (t: Timed): Figure => ({
+/** A figure of reads one at a time: their p99 against the target. */
+function readFigure(t: Timed): Figure {
+  return {
     name: `${t.name} (${t.count} requests, one at a time)`,
     value: `p50 ${t.p50.toFixed(1)} ms, p99 ${t.p99.toFixed(1)} ms${t.failures ? `; ${t.failures.count} not 200, the first ${t.failures.first}` : ""}`,
     target: `p99 ≤ ${readTargetMs} ms`,
     met: t.p99 <= readTargetMs && t.failures === undefined,
-  });
+  };
+}
+
+/** Reads, one at a time (each p99 against 50 ms), and lookups of every link under load. */
+async function measureReads(client: Phase, app: RunningApp, owner: Owner, dataDir: string): Promise<Figure[]> {
+  const auth = { authorization: `Bearer ${owner.token}` };
+  const figures: Figure[] = [];
   // Clicked links spread over the table, nearly every one a cache miss; the stale half is
   // left unclicked for the cleanup to remove.
   const clicked = Math.floor(shape.links / 2);
   const spread = (i: number) => codeOf(2 * (1 + ((Math.abs(i) * 7919) % clicked)) - 1);
-  figures.push(read(await timeGets(client, app.url, "GET /:code, clicked links spread over the table", 100, (i) => `/${spread(i)}`)));
-  figures.push(read(await timeGets(client, app.url, "GET /links, the owner's first page of 100", 30, () => "/links?limit=100", auth)));
-  figures.push(read(await deepPage(client, app.url, auth)));
-  figures.push(read(await timeGets(client, app.url, "GET /links?q=, a search", 30, (i) => `/links?q=scale/${1000 + i}`, auth)));
-  figures.push(read(await timeGets(client, app.url, "GET /links?status=active&sort=clicks", 30, () => "/links?status=active&sort=clicks&limit=100", auth)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /:code, clicked links spread over the table", 100, (i) => `/${spread(i)}`)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /links, the owner's first page of 100", 30, () => "/links?limit=100", auth)));
+  figures.push(readFigure(await deepPage(client, app.url, auth)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /links?q=, a search", 30, (i) => `/links?q=scale/${1000 + i}`, auth)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /links?status=active&sort=clicks", 30, () => "/links?status=active&sort=clicks&limit=100", auth)));
   const year = `from=${new Date(Date.now() - 365 * 86_400_000).toISOString()}`;
-  figures.push(read(await timeGets(client, app.url, "GET /:code/analytics, the most clicked link, 30 days", 30, () => `/${codeOf(1)}/analytics`, auth)));
-  figures.push(read(await timeGets(client, app.url, "GET /:code/analytics, the most clicked link, a year", 30, () => `/${codeOf(1)}/analytics?${year}`, auth)));
-  figures.push(read(await timeGets(client, app.url, `GET /me/clicks, the owner's ${shape.bigOwnerLinks.toLocaleString("en")} links, 30 days`, 10, () => "/me/clicks", auth)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /:code/analytics, the most clicked link, 30 days", 30, () => `/${codeOf(1)}/analytics`, auth)));
+  figures.push(readFigure(await timeGets(client, app.url, "GET /:code/analytics, the most clicked link, a year", 30, () => `/${codeOf(1)}/analytics?${year}`, auth)));
+  figures.push(readFigure(await timeGets(client, app.url, `GET /me/clicks, the owner's ${shape.bigOwnerLinks.toLocaleString("en")} links, 30 days`, 10, () => "/me/clicks", auth)));
 
   const codesFile = path.join(dataDir, "codes.txt");
   const codes = Array.from({ length: clicked }, (_, i) => codeOf(2 * i + 1));
@@ -181,6 +195,39 @@ async function deepPage(client: Phase, baseUrl: string, auth: Record<string, str
   const last = times.slice(-30);
   const from = times.length - last.length + 1;
   return { name: `GET /links, pages ${from}-${times.length} of the owner's, 100 a page`, count: last.length, p50: percentile(last, 50), p99: percentile(last, 99) };
+}
+
+/**
+ * Migrations added on top of the full tables, each while clicked links are looked up one at
+ * a time (bench/scale/migration.ts): a nullable column and an index on it in one migration,
+ * as one would write them (ADD COLUMN's lock, which stops reads, is held until the index is
+ * built and the migration commits), and an index alone over every row (its lock stops writes
+ * only). Versions past any of the app's, so the runtime counts them applied and the app's own
+ * migrations are untouched.
+ */
+async function measureMigrations(client: Phase, app: RunningApp, serverUrl: () => Promise<string>, prefix: string): Promise<Figure[]> {
+  const clicked = Math.floor(shape.links / 2);
+  const lookup = (i: number) => `/${codeOf(2 * (1 + ((Math.abs(i) * 15_485_863) % clicked)) - 1)}`;
+  const where = { serverUrl: await serverUrl(), database: `${prefix}url` };
+  const figure = (name: string, t: MigrationTiming): Figure => ({
+    name: `migration on the full urls table: ${name}, GET /:code one at a time meanwhile`,
+    value:
+      `${(t.ms / 1000).toFixed(1)} s; lookups p99 ${t.duringP99.toFixed(1)} ms (slowest ${t.duringMax.toFixed(0)} ms, ${t.lookups} lookups` +
+      `${t.failed ? `, ${t.failed} not 200` : ""}) vs ${t.beforeP99.toFixed(1)} ms before`,
+    target: `no jump: p99 ≤ ${readTargetMs} ms`,
+    met: t.duringP99 <= readTargetMs && t.failed === 0,
+  });
+  const column = await timeMigration(client, app.url, where, {
+    version: 1000,
+    name: "bench_column_and_index",
+    sql: "ALTER TABLE urls ADD COLUMN bench_label TEXT;\nCREATE INDEX urls_bench_label_idx ON urls (bench_label) WHERE bench_label IS NOT NULL;",
+  }, lookup);
+  const index = await timeMigration(client, app.url, where, {
+    version: 1001,
+    name: "bench_index",
+    sql: "CREATE INDEX urls_bench_created_by_idx ON urls (created_by, created_at);",
+  }, (i) => lookup(i + 100_000));
+  return [figure("ADD COLUMN (nullable) and CREATE INDEX on it in one", column), figure("CREATE INDEX on a column every row fills", index)];
 }
 
 /**
@@ -221,6 +268,8 @@ async function measureCleanup(client: Phase, app: RunningApp, env: Record<string
   const reportStarted = Date.now();
   const report = spawnCommand(process.execPath, ["runtime/cli/main.mjs", "cron", "daily-report"], appRoot, { ...process.env, ...env });
   if ((await report.exited) !== 0) throw new Error(`the daily report exited with an error:\n${report.output()}`);
+  const reportSeconds = (Date.now() - reportStarted) / 1000;
+  const instance = await measureInstanceAnalytics(client, app);
   return [
     {
       name: "cleanup job",
@@ -234,7 +283,18 @@ async function measureCleanup(client: Phase, app: RunningApp, env: Record<string
       target: `no jump: p99 ≤ ${readTargetMs} ms`,
       met: duringP99 <= readTargetMs,
     },
-    { name: "daily report job (cron daily-report)", value: `${((Date.now() - reportStarted) / 1000).toFixed(1)} s`, target: "reported", met: null },
+    { name: "daily report job (cron daily-report)", value: `${reportSeconds.toFixed(1)} s`, target: "reported", met: null },
+    ...instance,
+  ];
+}
+
+/** The instance's analytics over the full data: its daily counts (30 days and a year) and the report the job just made. */
+async function measureInstanceAnalytics(client: Phase, app: RunningApp): Promise<Figure[]> {
+  const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+  return [
+    readFigure(await timeGets(client, app.url, "GET /analytics/daily, 30 days", 30, () => "/analytics/daily")),
+    readFigure(await timeGets(client, app.url, "GET /analytics/daily, a year", 30, () => `/analytics/daily?from=${day(365)}`)),
+    readFigure(await timeGets(client, app.url, "GET /analytics/reports/:date, yesterday's", 30, () => `/analytics/reports/${day(1)}`)),
   ];
 }
 

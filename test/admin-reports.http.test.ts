@@ -118,6 +118,8 @@ describe("GET /admin/links", () => {
     expect(await codes("host=BAD.example")).toEqual([owned, anonymous]);
     expect(await codes("host=notbad.example")).toEqual([other]);
     expect(await codes("q=100%25 PRIZE")).toEqual([owned]);
+    // The URL and the title are searched one by one: a text spanning both matches neither.
+    expect(await codes(`q=${encodeURIComponent("/x\nFree")}`)).toEqual([]);
     expect(await codes(`creator=${encodeURIComponent("carol.spammer@EXAMPLE.com")}&host=bad.example`)).toEqual([owned]);
     expect(await codes(`creator=${user.userID}&host=bad.example`)).toEqual([owned]);
     expect(await codes("creator=nobody@example.com")).toEqual([]);

@@ -92,6 +92,30 @@ describe("GET /links", () => {
     expect((await list(ada, "?q=nowhere")).links).toEqual([]);
   });
 
+  test("q with a line break matches within a title only, never across the code, URL and title", async () => {
+    const ada = await signedIn();
+    const plain = await shorten(ada, "https://example.com/plain");
+    const twoLines = await shorten(ada, "https://example.com/notes");
+    await db.exec`UPDATE urls SET title = 'Summer Sale' WHERE code = ${plain}`;
+    await db.exec`UPDATE urls SET title = ${"Line one\nLine two"} WHERE code = ${twoLines}`;
+    // The search reads the three joined by line breaks (url migration 19's index): these span two of them.
+    expect((await list(ada, `?q=${encodeURIComponent("plain\nSummer")}`)).links).toEqual([]);
+    expect((await list(ada, `?q=${encodeURIComponent(`${plain}\nhttps`)}`)).links).toEqual([]);
+    expect(codesOf((await list(ada, `?q=${encodeURIComponent("ONE\nline")}`)).links)).toEqual([twoLines]);
+  });
+
+  test("a search is answered from a trigram index that holds each link's workspace (url migration 19)", async () => {
+    const indexes = await db.queryAll<{ indexname: string; indexdef: string }>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'urls' AND indexdef LIKE '%USING gin%'`;
+    expect(indexes).toEqual([{ indexname: "urls_workspace_search_idx", indexdef: expect.stringMatching(/USING gin \(workspace_id, .*gin_trgm_ops\)/s) }]);
+    // With sequential scans priced out, as a million links price them, a search reads it.
+    await using tx = await db.begin();
+    await tx.exec`SET LOCAL enable_seqscan = off`;
+    const plan = await tx.queryAll<{ "QUERY PLAN": string }>`
+      EXPLAIN SELECT id FROM urls WHERE (code || E'\n' || original_url || E'\n' || coalesce(title, '')) ILIKE '%sale%'`;
+    expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toContain("urls_workspace_search_idx");
+  });
+
   test("status: active, inactive (expired, exhausted, disabled) or all; deleted links never", async () => {
     const ada = await signedIn();
     const codes: Record<string, string> = {};
@@ -124,6 +148,28 @@ describe("GET /links", () => {
     expect((await fetch(`${server.url}/${d}`)).status).toBe(200); // counted, perhaps not yet written
     const { links } = await list(ada, "?sort=clicks");
     expect(links.map((l) => [l.code, l.clicks])).toEqual([[a, 5], [c, 3], [b, 3], [d, 1]]);
+  });
+
+  test("sort=clicks follows clicks exactly across orders of magnitude, as the flush and edits change them (url migration 21)", async () => {
+    const ada = await signedIn();
+    const codes: string[] = [];
+    for (let i = 0; i < 30; i++) codes.push(await shorten(ada, `https://example.com/magnitude/${i}`));
+    const byClicks = async () =>
+      (await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE code = ANY(${codes}::text[]) ORDER BY clicks DESC, id DESC`).map((r) => r.code);
+    // Counts on both sides of powers of two, and ties.
+    await db.exec`UPDATE urls SET clicks = (ARRAY[0, 1, 2, 3, 4, 7, 8, 15, 16, 255, 256, 1000, 1023, 1024, 3])[id % 15 + 1] WHERE code = ANY(${codes}::text[])`;
+    expect(await allPages(ada, "?sort=clicks&limit=4")).toEqual(await byClicks());
+    // Clicks counted by lookups and written by the flush move links up a magnitude or not.
+    for (const [code, n] of [[codes[0], 1], [codes[1], 2], [codes[2], 5]] as const) {
+      for (let i = 0; i < n; i++) expect((await fetch(`${server.url}/${code}`)).status).toBe(200);
+    }
+    await clickCounter.flush();
+    await db.exec`UPDATE urls SET clicks = clicks + 250 WHERE code = ${codes[3]}`;
+    expect(await allPages(ada, "?sort=clicks&limit=4")).toEqual(await byClicks());
+    expect(await allPages(ada, "?sort=clicks&limit=100")).toEqual(await byClicks());
+    const stale = await db.queryAll`
+      SELECT u.code FROM urls u JOIN link_click_order o ON o.link_id = u.id WHERE u.code = ANY(${codes}::text[]) AND o.magnitude <> click_magnitude(u.clicks)`;
+    expect(stale).toEqual([]);
   });
 
   test.each(["newest", "clicks"])("pages of sort=%s, joined, are the whole list once", async (sort) => {

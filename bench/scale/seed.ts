@@ -1,5 +1,6 @@
 // Writes bench:scale's links and their click analytics straight into the url database,
 // a chunk of links per statement so progress shows and no transaction grows without end.
+import { readFileSync } from "node:fs";
 import type pg from "pg";
 import { clicksSql, codeSql, daysSql, hourlyDays, type ScaleShape } from "./shape.ts";
 
@@ -81,4 +82,38 @@ export async function seedClicks(client: pg.Client, shape: ScaleShape, progress:
   }
   await client.query("ANALYZE");
   return { hourly, daily };
+}
+
+/**
+ * The analytics service's daily_stats for the links written: each UTC day's links, as its
+ * track-analytics consumer counts their url-shortened events (one row per day). Returns the days.
+ */
+export async function seedDailyStats(url: pg.Client, analytics: pg.Client): Promise<number> {
+  const days = await url.query<{ day: string; n: number }>(
+    `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS n FROM urls GROUP BY 1`,
+  );
+  await analytics.query(
+    `INSERT INTO daily_stats (date, urls_created) SELECT day::date, n FROM unnest($1::text[], $2::int[]) AS d(day, n)
+     ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + EXCLUDED.urls_created`,
+    [days.rows.map((r) => r.day), days.rows.map((r) => r.n)],
+  );
+  return days.rows.length;
+}
+
+/**
+ * The workspaces' click analytics (url migration 20) of the links' rows seeded: what the
+ * flush and the compaction would have left (each workspace's hours, at most 50 values a
+ * dimension; days older than the hourly retention), made by the migration's own statements,
+ * which count the clicks stored before it the same way.
+ */
+export async function seedWorkspaceClicks(client: pg.Client): Promise<{ hourly: number; daily: number }> {
+  const migration = readFileSync(new URL("../../url/migrations/20_workspace_click_analytics.up.sql", import.meta.url), "utf8");
+  const lock = "LOCK TABLE link_clicks_hourly, link_clicks_rules_hourly, link_clicks_daily IN SHARE MODE;";
+  const at = migration.indexOf(lock);
+  if (at < 0) throw new Error("url migration 20 no longer counts the stored clicks after its LOCK TABLE: update seedWorkspaceClicks");
+  await client.query(migration.slice(at + lock.length));
+  const rows = await client.query<{ hourly: number; daily: number }>(
+    "SELECT (SELECT count(*) FROM workspace_clicks_hourly)::int AS hourly, (SELECT count(*) FROM workspace_clicks_daily)::int AS daily",
+  );
+  return rows.rows[0]!;
 }

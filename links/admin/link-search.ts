@@ -1,7 +1,7 @@
 import type { Primitive } from "encore.dev/storage/sqldb";
 import { db } from "../db";
 import type { AdminLinkSort, LinkPosition } from "../records/cursor";
-import { containsPattern } from "../records/link-reads";
+import { containsPattern, searchCondition } from "../records/link-search";
 import { linkColumnsOf, type LinkRow } from "../records/link-rows";
 
 // Every link of the instance, for the administrators (the moderation service's GET
@@ -12,7 +12,7 @@ import { linkColumnsOf, type LinkRow } from "../records/link-rows";
 export type AdminLinkStatus = "all" | "active" | "inactive" | "disabled" | "deleted";
 
 export interface AdminLinkQuery {
-  /** A substring of the code, URL or title, in any case (urls_search_trgm_idx). */
+  /** A substring of the code, URL or title, in any case (urls_workspace_search_idx). */
   readonly q?: string;
   /** A target host, normalised: its links and its subdomains' (urls_host_reversed_idx). */
   readonly host?: string;
@@ -52,7 +52,6 @@ const orders: Record<AdminLinkSort, { after: string; orderBy: string; position: 
   reports: { after: "(r.open_reports, u.id) < (($after::int[])[2], ($after::int[])[1])", orderBy: "r.open_reports DESC, u.id DESC", position: (p) => [p.id, p.clicks ?? 0] },
 };
 
-const searched = `(u.code || E'\\n' || u.original_url || E'\\n' || coalesce(u.title, '')) ILIKE $q ESCAPE '\\'`;
 const reversedHost = "reverse(link_host(u.original_url))";
 
 /**
@@ -66,7 +65,7 @@ export function adminLinkRows(query: AdminLinkQuery): Promise<AdminLinkRow[]> {
   const param = (value: Primitive): string => `$${params.push(value)}`;
   const conditions: string[] = [];
   const { after, orderBy, position } = orders[query.sort];
-  if (query.q !== undefined) conditions.push(searched.replace("$q", () => param(containsPattern(query.q!))));
+  if (query.q !== undefined) conditions.push(searchCondition("u", param(containsPattern(query.q))));
   if (query.host !== undefined) {
     const reversed = [...query.host].reverse().join("");
     const subdomains = `${reversed.replace(/[\\%_]/g, "\\$&")}.%`;

@@ -1,6 +1,7 @@
 import { db } from "../db";
 import type { LinkPosition, LinkSort } from "./cursor";
 import { linkColumns, type LinkRow } from "./link-rows";
+import { containsPattern, searchCondition } from "./link-search";
 
 /** Which of a user's links GET /links lists: deleted links never are. */
 export type LinkStatusFilter = "active" | "inactive" | "all";
@@ -23,27 +24,39 @@ export interface LinkListQuery {
 }
 
 /**
- * The order of each sort and the condition of its keyset (a link after `$6`, the
- * position): constant SQL, never built from input.
+ * The rows each sort reads, its order and the condition of its keyset (a link after `$6`,
+ * the position): constant SQL, never built from input. Most clicked first reads the links'
+ * orders of magnitude of clicks (link_click_order, url migration 21) highest first, and
+ * sorts each magnitude's links by their clicks: the same order as clicks alone, as a
+ * magnitude grows with the clicks, but one an index gives a magnitude at a time, where
+ * clicks, which no index of urls may hold, needed all of a workspace's links sorted.
  */
-const orders: Record<LinkSort, { after: string; orderBy: string; position: (p: LinkPosition) => number[] }> = {
-  newest: { after: "id < ($6::int[])[1]", orderBy: "id DESC NULLS LAST", position: (p) => [p.id] },
-  clicks: { after: "(clicks, id) < (($6::int[])[2], ($6::int[])[1])", orderBy: "clicks DESC, id DESC", position: (p) => [p.id, p.clicks ?? 0] },
+const orders: Record<LinkSort, { from: string; after: string; orderBy: string; position: (p: LinkPosition) => number[] }> = {
+  newest: { from: "urls", after: "urls.id < ($6::int[])[1]", orderBy: "urls.id DESC NULLS LAST", position: (p) => [p.id] },
+  clicks: {
+    from: "urls JOIN link_click_order o ON o.link_id = urls.id AND o.workspace_id = $1",
+    after: "o.magnitude <= click_magnitude(($6::int[])[2]) AND (urls.clicks, urls.id) < (($6::int[])[2], ($6::int[])[1])",
+    orderBy: "o.magnitude DESC, urls.clicks DESC, urls.id DESC",
+    position: (p) => [p.id, p.clicks ?? 0],
+  },
 };
 
 /**
  * A page of a workspace's links. They come from urls_workspace_id_idx (newest first: in its
- * order, NULLS LAST, which the primary key cannot give; url migration 18); the search, the
- * status and the tags (each link's a lookup in link_tags' key) are filters on them (a workspace's links are few enough). The status is decided on
+ * order, NULLS LAST, which the primary key cannot give; url migration 18), from
+ * link_click_order_workspace_idx (most clicked first), or, for a search the planner expects
+ * few matches of, from urls_workspace_search_idx (the workspace's matches only; url migration
+ * 19), sorted; the status and the tags (each link's a lookup in link_tags' key) are filters
+ * on them. The status is decided on
  * stored clicks: a link whose last clicks are still pending on an instance (at most a flush
  * interval, 100 ms) may be listed as active while its status already says exhausted.
  */
 export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise<LinkRow[]> {
-  const { after, orderBy, position } = orders[query.sort];
+  const { from, after, orderBy, position } = orders[query.sort];
   return db.rawQueryAll<LinkRow>(
-    `SELECT ${linkColumns} FROM urls
-     WHERE workspace_id = $1 AND deleted_at IS NULL
-       AND ($2::text IS NULL OR code ILIKE $2 ESCAPE '\\' OR original_url ILIKE $2 ESCAPE '\\' OR title ILIKE $2 ESCAPE '\\')
+    `SELECT ${linkColumns} FROM ${from}
+     WHERE urls.workspace_id = $1 AND deleted_at IS NULL
+       AND ($2::text IS NULL OR ${searchCondition("urls", "$2")})
        AND ($3::text = 'all' OR ($3::text = 'active') = (
          disabled_at IS NULL
          AND (expires_at IS NULL OR expires_at > $4::timestamptz)
@@ -69,9 +82,4 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery): Promise
 /** A link's row by its exact code, deleted or not; null when there is none. */
 export function linkRow(code: string): Promise<LinkRow | null> {
   return db.rawQueryRow<LinkRow>(`SELECT ${linkColumns} FROM urls WHERE code = $1`, code);
-}
-
-/** An ILIKE pattern matching `text` anywhere, its own % and _ (and the escape character) taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 }

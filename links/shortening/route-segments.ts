@@ -11,6 +11,7 @@ export const routeFirstSegments: ReadonlySet<string> = new Set([
   "__encore",
   "admin",
   "analytics",
+  "analytics.compactWorkspaceClicks",
   "analytics.dailyReport",
   "analytics.rollupClickAnalytics",
   "api",

@@ -38,6 +38,36 @@ async function storedAnalytics(serverUrl: string, database: string): Promise<Map
 }
 
 /**
+ * Per workspace with links, its own analytics' clicks (url migration 20: the flush's recent
+ * rows, the hours' and the days' 'all' rows) and its links' (their hourly and daily rows),
+ * humans and bots apart. Both are written in the same transaction, so they must be equal
+ * whatever a fault cut short.
+ */
+async function workspaceTotals(serverUrl: string, database: string) {
+  return queryDatabase<{ workspace_id: string; own: Split; links: Split }>(
+    serverUrl,
+    database,
+    `WITH own AS (
+       SELECT workspace_id, sum(humans)::int AS humans, sum(bots)::int AS bots
+       FROM (SELECT workspace_id, CASE WHEN bot THEN 0 ELSE clicks END AS humans, CASE WHEN bot THEN clicks ELSE 0 END AS bots FROM workspace_clicks_recent
+             UNION ALL SELECT workspace_id, humans, bots FROM workspace_clicks_hourly WHERE dimension = 'all'
+             UNION ALL SELECT workspace_id, humans, bots FROM workspace_clicks_daily WHERE dimension = 'all') r
+       GROUP BY workspace_id
+     ), links AS (
+       SELECT u.workspace_id, sum(r.humans)::int AS humans, sum(r.bots)::int AS bots
+       FROM (SELECT code, CASE WHEN bot THEN 0 ELSE clicks END AS humans, CASE WHEN bot THEN clicks ELSE 0 END AS bots FROM link_clicks_hourly
+             UNION ALL SELECT code, humans, bots FROM link_clicks_daily WHERE dimension = 'all') r
+       JOIN urls u ON u.code = r.code
+       WHERE u.workspace_id IS NOT NULL
+       GROUP BY u.workspace_id
+     )
+     SELECT workspace_id, json_build_object('humans', COALESCE(own.humans, 0), 'bots', COALESCE(own.bots, 0)) AS own,
+            json_build_object('humans', COALESCE(links.humans, 0), 'bots', COALESCE(links.bots, 0)) AS links
+     FROM own FULL JOIN links USING (workspace_id)`,
+  );
+}
+
+/**
  * The analytics of every link that was clicked, or has clicks or analytics stored:
  * `exact` (nothing answered may be lost: a clean stop, a database that comes back) wants
  * each dimension to hold exactly the people's and bots' clicks answered, and urls.clicks
@@ -51,6 +81,11 @@ export async function expectClickAnalytics(serverUrl: string, database: string, 
   expect(tally.totalClicks - tally.totalHumanClicks).toBeGreaterThan(0);
 
   const stored = await storedAnalytics(serverUrl, database);
+  // Workspace links were clicked (load.ts seeds them), and their workspaces' analytics hold exactly their clicks.
+  const workspaces = await workspaceTotals(serverUrl, database);
+  expect(workspaces.filter((w) => w.links.humans + w.links.bots > 0).length).toBeGreaterThan(0);
+  expect(Object.fromEntries(workspaces.map((w) => [w.workspace_id, w.own]))).toEqual(Object.fromEntries(workspaces.map((w) => [w.workspace_id, w.links])));
+
   const codes = new Set([...tally.clicks.keys(), ...[...stored].filter(([, s]) => s.clicks !== 0 || s.dimensions.size > 0).map(([code]) => code)]);
   const answered = (code: string): Split => {
     const h = tally.humanClicks.get(code) ?? 0;

@@ -62,21 +62,38 @@ export async function lookUp(app: RunningApp, code: string, limitMs?: number): P
   return { ...(await send(app, `/${code}`, { headers: { "user-agent": userAgent } }, limitMs)), human };
 }
 
-export async function shorten(app: RunningApp, url: string, limitMs?: number): Promise<Answer & { code?: string }> {
-  const answer = await send(app, "/shorten", { method: "POST", body: JSON.stringify({ url }) }, limitMs);
+/** POST /shorten, anonymously or, with `token`, into that account's personal workspace. */
+export async function shorten(app: RunningApp, url: string, limitMs?: number, token?: string): Promise<Answer & { code?: string }> {
+  const headers = token === undefined ? undefined : { authorization: `Bearer ${token}` };
+  const answer = await send(app, "/shorten", { method: "POST", body: JSON.stringify({ url }), headers }, limitMs);
   return { ...answer, code: answer.status === 200 ? (JSON.parse(answer.body!) as { code: string }).code : undefined };
 }
 
-/** `n` links made one after another, each acknowledged. */
+/**
+ * `n` links made one after another, each acknowledged: the odd-numbered ones by an account
+ * made for them, so their clicks also count in its workspace's analytics (url migration 20),
+ * which click-analytics.ts checks against its links'.
+ */
 export async function seedLinks(app: RunningApp, n: number, label: string): Promise<Shortened[]> {
+  const token = await signUp(app, `${label}-${Date.now()}@example.com`);
   const seeded: Shortened[] = [];
   for (let i = 0; i < n; i++) {
     const url = `https://example.com/${label}/${i}`;
-    const { status, code, body } = await shorten(app, url);
+    const { status, code, body } = await shorten(app, url, undefined, i % 2 === 1 ? token : undefined);
     if (status !== 200) throw new Error(`seeding link ${i} answered ${status}: ${body}`);
     seeded.push({ code: code!, url });
   }
   return seeded;
+}
+
+/** A new account's token. */
+async function signUp(app: RunningApp, email: string): Promise<string> {
+  const password = "correct horse battery staple";
+  const made = await send(app, "/users", { method: "POST", body: JSON.stringify({ email, name: "Fault Case", password }) });
+  if (made.status !== 200) throw new Error(`signing up answered ${made.status}: ${made.body}`);
+  const login = await send(app, "/auth/login", { method: "POST", body: JSON.stringify({ email, password }) });
+  if (login.status !== 200) throw new Error(`logging in answered ${login.status}: ${login.body}`);
+  return (JSON.parse(login.body!) as { token: string }).token;
 }
 
 /** Answers and what they count, kept by the clients. */

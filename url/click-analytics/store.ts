@@ -5,6 +5,7 @@ import { hourOf } from "../../visitors/dimensions";
 import { hourlyRows } from "./rows";
 import { addRuleClicks } from "./rule-clicks";
 import { addToExistingRows } from "./existing-rows";
+import { addWorkspaceClicks } from "./workspace-clicks";
 
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
 // device`, then `TAB rule` when a targeting rule sent the click (dimensions.ts; the rule
@@ -32,8 +33,9 @@ export const rowsPerHour = 500;
  * two instances adding to one link's hour do it one after the other, each statement
  * seeing the rows the other committed, which keeps the bound exact. One statement adds
  * to the rows that exist (existing-rows.ts), one more places the combinations new to
- * their hour when the batch has some, and one more when targeting rules sent some of
- * its clicks (rule-clicks.ts).
+ * their hour when the batch has some, one more when targeting rules sent some of its
+ * clicks (rule-clicks.ts), and one adding the workspace links' clicks to their
+ * workspaces' rows (workspace-clicks.ts).
  */
 export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<string, number>, stored: ReadonlySet<string>): Promise<void> {
   if (stored.size === 0) return;
@@ -42,6 +44,7 @@ export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<str
   const fresh = await addToExistingRows(tx, keys, clicks);
   if (fresh.keys.length > 0) await placeNewRows(tx, fresh.keys, fresh.clicks);
   await addRuleClicks(tx, keys, clicks);
+  await addWorkspaceClicks(tx, keys, clicks);
 }
 
 /**

@@ -9,7 +9,7 @@ async function pageOf(code: string): Promise<number> {
   return Number(row!.page);
 }
 
-test("a link's first click leaves its row on its page, among links written together (room for HOT updates, url migration 19)", async () => {
+test("a link's first click leaves its row on its page, among links written together (room for HOT updates, url migration 22)", async () => {
   // Enough links in one statement to fill several pages as far as the table lets them.
   await db.exec`
     INSERT INTO urls (code, original_url)

@@ -9,7 +9,8 @@ const ownSegments = [
   "invitations", "links", "livez", "me", "metrics", "objects", "openapi.json", "orders", "password-reset",
   "products", "reports", "shorten", "url", "users", "workspaces",
   // The scheduled jobs' endpoints, which their runner calls.
-  "analytics.dailyReport", "analytics.rollupClickAnalytics", "links.sweepOutbox", "url.cleanupStaleUrls",
+  "analytics.compactWorkspaceClicks", "analytics.dailyReport", "analytics.rollupClickAnalytics", "links.sweepOutbox",
+  "url.cleanupStaleUrls",
 ];
 
 /**

@@ -161,7 +161,10 @@ describe("the development dashboard", () => {
       "16_link_event_outbox.up.sqlapplied",
       "17_domains_and_redirects.up.sqlapplied",
       "18_workspace_links_nulls_last.up.sqlapplied",
-      "19_urls_fillfactor.up.sqlapplied",
+      "19_workspace_search.up.sqlapplied",
+      "20_workspace_click_analytics.up.sqlapplied",
+      "21_link_click_order.up.sqlapplied",
+      "22_urls_fillfactor.up.sqlapplied",
     ]);
     const sqlConsole = page.getByTestId("sql-console");
     const query = sqlConsole.getByLabel("SQL query");
