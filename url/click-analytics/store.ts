@@ -35,16 +35,23 @@ export const rowsPerHour = 500;
  * to the rows that exist (existing-rows.ts), one more places the combinations new to
  * their hour when the batch has some, one more when targeting rules sent some of its
  * clicks (rule-clicks.ts), and one adding the workspace links' clicks to their
- * workspaces' rows (workspace-clicks.ts).
+ * workspaces' rows (workspace-clicks.ts) unless the caller, which read the links' rows,
+ * says none of them is a workspace's (`anyInWorkspace`): a batch of anonymous links has no
+ * workspace rows to add to.
  */
-export async function addClickAnalytics(tx: Transaction, counts: ReadonlyMap<string, number>, stored: ReadonlySet<string>): Promise<void> {
+export async function addClickAnalytics(
+  tx: Transaction,
+  counts: ReadonlyMap<string, number>,
+  stored: ReadonlySet<string>,
+  anyInWorkspace = true,
+): Promise<void> {
   if (stored.size === 0) return;
   const { keys, clicks } = hourlyRows(counts, stored, hourOf(Date.now()));
   if (keys.length === 0) return;
   const fresh = await addToExistingRows(tx, keys, clicks);
   if (fresh.keys.length > 0) await placeNewRows(tx, fresh.keys, fresh.clicks);
   await addRuleClicks(tx, keys, clicks);
-  await addWorkspaceClicks(tx, keys, clicks);
+  if (anyInWorkspace) await addWorkspaceClicks(tx, keys, clicks);
 }
 
 /**

@@ -6,6 +6,8 @@ import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
 import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
 import { addClickAnalytics } from "./store";
+import { clickWriter } from "../click-counting/store";
+import { randomUUID } from "node:crypto";
 import { recentRowsPerHour } from "./workspace-clicks";
 
 const hour = hourOf(Date.now());
@@ -54,6 +56,24 @@ describe("a flush adds workspace links' clicks to their workspaces' rows", () =>
 
     await flush([["wsf03", chrome, 1]]);
     expect(await recent("ws-flush-b")).toEqual([{ bot: false, referrer: "t.co", country: "GB", rule: "", clicks: 6 }]);
+  });
+
+  test("the click writer adds a batch's workspace links' clicks to their workspace's rows (the links' rows tell it a batch has some), and a batch of anonymous links adds none", async () => {
+    await links("ws-writer", "wsw01");
+    await links(null, "wsw02", "wsw03");
+    const write = clickWriter(randomUUID(), 5000);
+    const key = (code: string) => clickKey(code, encodeDetails(chrome));
+    await write(new Map([[key("wsw01"), 2], [key("wsw02"), 3]]), 1, []);
+    expect(await recent("ws-writer")).toEqual([{ bot: false, referrer: "t.co", country: "GB", rule: "", clicks: 2 }]);
+    const before = await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM workspace_clicks_recent`;
+    await write(new Map([[key("wsw02"), 1], [key("wsw03"), 4]]), 2, []);
+    expect(await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM workspace_clicks_recent`).toEqual(before);
+    const clicks = await db.queryAll<{ code: string; clicks: number }>`SELECT code, clicks FROM urls WHERE code LIKE 'wsw%' ORDER BY code`;
+    expect(clicks).toEqual([
+      { code: "wsw01", clicks: 2 },
+      { code: "wsw02", clicks: 4 },
+      { code: "wsw03", clicks: 4 },
+    ]);
   });
 
   test(`a workspace's hour holds at most ${recentRowsPerHour} combinations, then its row of others; every click counted`, async () => {

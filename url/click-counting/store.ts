@@ -108,13 +108,13 @@ async function setLimits(tx: Transaction, limits: ReturnType<typeof writeLimits>
 /** Adds the clicks (per click key) to their links and the links' analytics; returns the codes whose row exists. */
 async function addClicks(tx: Transaction, clicks: ReadonlyMap<string, number>): Promise<Set<string>> {
   if (clicks.size === 0) return new Set();
-  const found = await addToLinks(tx, clicksPerCode(clicks));
-  await addClickAnalytics(tx, clicks, found);
+  const { found, anyInWorkspace } = await addToLinks(tx, clicksPerCode(clicks));
+  await addClickAnalytics(tx, clicks, found, anyInWorkspace);
   return found;
 }
 
-/** Adds the counts (per code) to their rows; returns the codes whose row exists. */
-async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>): Promise<Set<string>> {
+/** Adds the counts (per code) to their rows; returns the codes whose row exists, and whether any of them is a workspace's link. */
+async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>): Promise<{ found: Set<string>; anyInWorkspace: boolean }> {
   // Rows in code order: two instances writing overlapping batches then lock them
   // in the same order and cannot deadlock.
   const codes = [...counts.keys()].sort();
@@ -125,10 +125,11 @@ async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>):
   if (codes.length >= smallBatch) await tx.exec`SET LOCAL random_page_cost = 1.1`;
   // Codes and counts travel as one text each (a code never holds a line break) rather
   // than as arrays the driver escapes element by element; only the codes without a row
-  // come back (almost always none), rather than every code updated, which the request
+  // come back (almost always none), and one row when some link is a workspace's (whose
+  // analytics the flush then adds to), rather than every code updated, which the request
   // thread would parse.
   const codeLines = codes.join("\n");
-  const missing = await tx.queryAll<{ code: string }>`
+  const answered = await tx.queryAll<{ code: string | null }>`
     WITH updated AS (
       UPDATE urls SET clicks = urls.clicks + v.n
       FROM unnest(string_to_array(${codeLines}, E'\n'), string_to_array(${codes.map((c) => counts.get(c)!).join(",")}, ',')::int[]) AS v(code, n)
@@ -143,8 +144,14 @@ async function addToLinks(tx: Transaction, counts: ReadonlyMap<string, number>):
       HAVING count(*) > 0
     )
     SELECT m.code FROM unnest(string_to_array(${codeLines}, E'\n')) AS m(code)
-    WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.code = m.code)`;
+    WHERE NOT EXISTS (SELECT 1 FROM updated u WHERE u.code = m.code)
+    UNION ALL
+    SELECT NULL WHERE EXISTS (SELECT 1 FROM updated u WHERE u.workspace_id IS NOT NULL)`;
   const found = new Set(codes);
-  for (const { code } of missing) found.delete(code);
-  return found;
+  let anyInWorkspace = false;
+  for (const { code } of answered) {
+    if (code === null) anyInWorkspace = true;
+    else found.delete(code);
+  }
+  return { found, anyInWorkspace };
 }
