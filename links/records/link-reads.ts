@@ -66,13 +66,14 @@ export function listLinkRows(workspaceId: string, query: LinkListQuery, walk = s
 /**
  * A search's page in the newest order, in two steps that each bound their reads, where one
  * statement left the choice to the planner: it walked the workspace's links newest first
- * when it expected many matches, and a search it misjudged (its estimate of a substring's
- * share comes from a sample of the table) read all 100,000 of a workspace's links to find
- * a dozen (140 ms). First the `walk` newest links after the cursor, filtered: a search
- * matching many links fills its page there. Then, if the page is not full and there are
- * older links, the matches among those from the trigram index (a set the planner reads
- * from the index whatever it expects, as no order is asked of it), sorted: a search
- * matching few links reads those few.
+ * when it expected enough matches on the way, however far they lay (its estimate of a
+ * substring's share is a guess from a sample), so a search of a workspace of 100,000 links
+ * whose 3,700 matches were none of its newest read 40,000 links (52 ms), and one it expected
+ * more of than there were would read them all. First the `walk` newest links after the
+ * cursor, filtered: a search matching many links fills its page there. Then, if the page is
+ * not full and there are older links, the matches among those from the trigram index (a set
+ * the planner reads from the index unless it expects most links to match, as no order is
+ * asked of it), sorted: a search matching few links reads those few.
  */
 async function searchNewest(workspaceId: string, query: LinkListQuery, walk: number): Promise<LinkRow[]> {
   const walked = await pageRows(workspaceId, query, "walk", walk);
