@@ -1,7 +1,7 @@
 // The data bench:scale seeds, as SQL the url database runs itself (no row crosses the
 // wire): links spread over owners and a year, half of them never clicked and older than
 // the cleanup's 90 days, the other half clicked along a Zipf curve. Made up, the same on
-// every run, written in the shape the app leaves its rows (url migrations 1-17).
+// every run, written in the shape the app leaves its rows (url migrations 1-21).
 
 export interface ScaleShape {
   /** Links in all; the odd-numbered half is clicked, the even-numbered half is stale. */
