@@ -51,6 +51,10 @@ export function StatsPage({ code }: { code: string }) {
   return (
     <>
       <h1 tabIndex={-1}>Link {code}</h1>
+      {/* Above what loads, so it never moves under a pointer aiming at it as the stats and charts arrive. */}
+      <p class="report-link">
+        <a href={href.report(code)}>Report this link</a> if it leads to spam, phishing, malware or anything illegal.
+      </p>
       {error && <Alert>{error}</Alert>}
       {!stats && !error && <p aria-live="polite">Loading…</p>}
       {stats && (
@@ -73,9 +77,6 @@ export function StatsPage({ code }: { code: string }) {
           <ClickAnalytics code={code} createdAt={stats.createdAt} rules={rules} />
         </>
       )}
-      <p class="report-link">
-        <a href={href.report(code)}>Report this link</a> if it leads to spam, phishing, malware or anything illegal.
-      </p>
     </>
   );
 }
