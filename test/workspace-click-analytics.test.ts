@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { clickAnalytics } from "../analytics/link-analytics/query";
 import { rollUpClickAnalytics } from "../analytics/link-analytics/rollup";
-import type { AnalyticsRange } from "../analytics/link-analytics/range";
+import type { AnalyticsRange } from "../analytics/click-reads/range";
 import { compactRecentClicks, valuesPerHour } from "../analytics/workspace-analytics/compaction";
 import { workspaceClickAnalytics } from "../analytics/workspace-analytics/query";
 import { rollUpWorkspaceClicks } from "../analytics/workspace-analytics/rollup";

@@ -1,5 +1,5 @@
 import { urlDb } from "../url-db";
-import { hourlyRetentionDays } from "../link-analytics/range";
+import { hourlyRetentionDays } from "../click-reads/range";
 import { workspaceHourlyLock } from "./compaction";
 
 /** In a rolled-up day, a workspace keeps this many values per dimension (the most clicked); the rest count in 'all' only. */
