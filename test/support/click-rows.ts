@@ -14,7 +14,7 @@ export async function insertLinks(workspace: string | null, codes: readonly stri
   for (const code of codes) await db.exec`INSERT INTO urls (code, original_url, workspace_id) VALUES (${code}, 'https://example.com/', ${workspace})`;
 }
 
-/** Adds the clicks to their links' analytics rows (and their workspaces') in one transaction, as one flush does. */
+/** Adds the clicks to their links' analytics rows (and their workspaces') in one transaction, as one flush does; it arms no fold. */
 export async function flushClicks(clicks: readonly Clicks[]): Promise<void> {
   const counts = new Map<string, number>();
   for (const [code, details, n] of clicks) {
