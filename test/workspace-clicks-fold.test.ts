@@ -5,8 +5,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { queryDatabase } from "./faults/query.ts";
 import { dropServerDatabases, startApp, type RunningApp } from "./support/app-process.ts";
 
 const prefix = `${process.env.DATABASE_NAME_PREFIX ?? ""}fold_`;
@@ -19,21 +19,19 @@ const env = {
 };
 
 let app: RunningApp | undefined;
-let sql: pg.Client;
 
 beforeAll(async () => {
   app = await startApp(env);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${prefix}url`;
-  sql = new pg.Client({ connectionString: url.href });
-  await sql.connect();
 }, 120_000);
 
 afterAll(async () => {
-  await sql?.end();
   await app?.stop();
   await dropServerDatabases(prefix);
 });
+
+/** One statement on the app's url database, on a connection of its own. */
+const urlQuery = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  queryDatabase<T>(process.env.DATABASE_URL!, `${prefix}url`, text, values);
 
 async function send<T>(method: string, route: string, token?: string, body?: unknown): Promise<T> {
   const res = await fetch(`${app!.url}${route}`, {
@@ -47,7 +45,7 @@ async function send<T>(method: string, route: string, token?: string, body?: unk
 
 /** The workspace's clicks in its recent rows and in its hours ('all'). */
 async function rowsOf(workspace: string): Promise<{ recent: number; hours: number }> {
-  const { rows } = await sql.query<{ recent: number; hours: number }>(
+  const rows = await urlQuery<{ recent: number; hours: number }>(
     `SELECT (SELECT COALESCE(sum(clicks), 0)::int FROM workspace_clicks_recent WHERE workspace_id = $1) AS recent,
             (SELECT COALESCE(sum(humans + bots), 0)::int FROM workspace_clicks_hourly WHERE workspace_id = $1 AND dimension = 'all') AS hours`,
     [workspace],
@@ -72,7 +70,7 @@ test("a workspace link's clicks reach the workspace's hours a fold delay after t
 
 test("rows a stopped process left unfolded wait, with nothing polling, until the next start folds them", async () => {
   // As a process killed between its flush and its fold leaves them.
-  await sql.query(`
+  await urlQuery(`
     INSERT INTO workspace_clicks_recent (workspace_id, hour, bot, referrer, country, browser, os, device, rule, clicks)
     VALUES ('ws-left', date_trunc('hour', now()), false, 'direct', 'GB', 'Chrome', 'Windows', 'desktop', '', 5)`);
   await new Promise((resolve) => setTimeout(resolve, 4 * foldDelayMs));
