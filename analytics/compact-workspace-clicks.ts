@@ -1,5 +1,4 @@
 import { api } from "encore.dev/api";
-import { CronJob } from "encore.dev/cron";
 import log from "encore.dev/log";
 import { compactRecentClicks } from "./workspace-analytics/compaction";
 
@@ -9,19 +8,14 @@ export interface CompactionResult {
 }
 
 /**
- * Folds the workspaces' clicks the flush added since the last run into their hourly rows
+ * Folds the workspaces' clicks the flush added since the last fold into their hourly rows
  * per dimension value (workspace-analytics/compaction.ts), so a read of a workspace's
- * analytics sums few rows. Internal and without parameters: the cron job below calls it.
+ * analytics sums few rows. Internal and without parameters: the url service calls it a few
+ * minutes after a flush adds to those rows (url/click-analytics/fold-trigger.ts), and only
+ * then, rather than a cron job every few minutes, which would wake an idle app forever.
  */
 export const compactWorkspaceClicks = api({ expose: false }, async (): Promise<CompactionResult> => {
   const moved = await compactRecentClicks();
   if (moved > 0) log.info(`folded ${moved} rows of workspaces' recent clicks into their hours`);
   return { moved };
-});
-
-// Every 5 minutes: a workspace's rows of combinations stay those of its last minutes.
-export const compactWorkspaceClicksJob = new CronJob("compact-workspace-clicks", {
-  title: "Fold workspaces' recent clicks into their hourly analytics",
-  every: "5m",
-  endpoint: compactWorkspaceClicks,
 });

@@ -5,8 +5,9 @@ import { addressKey } from "../limits/address";
 import { analyticsReads } from "../limits/analytics-reads";
 import { answerOf, type RangeAnswer, type RangeRequest } from "./click-analytics";
 import { codesOfTag, readableTag, type TagRef } from "./link-analytics/tag-links";
-import { clickAnalytics, type ClickAnalytics } from "./link-analytics/query";
-import { analyticsRange } from "./link-analytics/range";
+import { clickAnalytics } from "./link-analytics/query";
+import type { ClickAnalytics } from "./click-reads/shapes";
+import { analyticsRange } from "./click-reads/range";
 
 export interface TagAnalyticsRequest extends RangeRequest {
   /** The workspace's id (a personal workspace's is its account's id). */

@@ -2,7 +2,7 @@ import type { SQLDatabase, Transaction } from "encore.dev/storage/sqldb";
 import { analyticsReads, analyticsUnavailable } from "./analytics-reads";
 
 /** What a bounded read may run: read-only statements in its transaction. */
-export type AnalyticsReader = Pick<Transaction, "queryAll" | "queryRow">;
+export type AnalyticsReader = Pick<Transaction, "queryAll" | "queryRow" | "rawQueryAll">;
 
 /**
  * Runs a read of click analytics so that no visitor's variety, and no flood of reads,

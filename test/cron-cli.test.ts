@@ -90,7 +90,7 @@ describe("npm run cron on the embedded cluster", () => {
 
   test("an unknown job is refused with the list of jobs", async () => {
     const run = await cron(["no-such-job"], env);
-    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining("jobs: cleanup-stale-urls, compact-workspace-clicks, daily-report, rollup-click-analytics, sweep-outbox") });
+    expect(run).toMatchObject({ code: 2, stderr: expect.stringContaining("jobs: cleanup-stale-urls, daily-report, rollup-click-analytics, sweep-outbox") });
   });
 });
 

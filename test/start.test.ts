@@ -34,7 +34,7 @@ describe("npm start", () => {
     expect(first.output()).toMatch(/embedded PostgreSQL started/);
     expect(first.output()).toMatch(/found data of the earlier embedded engine \(PGlite\), which is no longer read/);
     expect(first.output()).toMatch(/"database":"embedded PostgreSQL in [^"]*postgres, databases analytics, moderation, orders, transfers, url, urlb, users, webhooks, workspaces,/);
-    expect(first.output()).toContain('"cron":["cleanup-stale-urls","compact-workspace-clicks","daily-report","rollup-click-analytics","sweep-outbox"]');
+    expect(first.output()).toContain('"cron":["cleanup-stale-urls","daily-report","rollup-click-analytics","sweep-outbox"]');
     const link = await json<{ id: string; url: string }>(first, "/url", { url: "https://encore.dev" });
     const { code } = await json<{ code: string }>(first, "/shorten", { url: "https://example.com/kept" });
     for (let i = 0; i < 3; i++) await json(first, `/${code}`);

@@ -2,34 +2,20 @@
 // answer what summing its links' analytics answers: after the flush, after the compaction
 // folds the recent rows into hours, and after the rollup folds old hours into days.
 import { describe, expect, test } from "vitest";
-import { clickKey } from "../click-counter/click-keys";
 import { clickAnalytics } from "../analytics/link-analytics/query";
 import { rollUpClickAnalytics } from "../analytics/link-analytics/rollup";
-import type { AnalyticsRange } from "../analytics/link-analytics/range";
+import type { AnalyticsRange } from "../analytics/click-reads/range";
 import { compactRecentClicks, valuesPerHour } from "../analytics/workspace-analytics/compaction";
 import { workspaceClickAnalytics } from "../analytics/workspace-analytics/query";
 import { rollUpWorkspaceClicks } from "../analytics/workspace-analytics/rollup";
-import { addClickAnalytics } from "../url/click-analytics/store";
 import { db } from "../url/db";
-import { encodeDetails, hourOf, type ClickDetails } from "../visitors/dimensions";
+import { hourOf, type ClickDetails } from "../visitors/dimensions";
+import { flushClicks, insertLinks, type Clicks } from "./support/click-rows";
 
 const dayMs = 86_400_000;
 const now = new Date();
 const chrome: Omit<ClickDetails, "hour"> = { bot: false, referrer: "t.co", country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
 const curl: Omit<ClickDetails, "hour"> = { bot: true, referrer: "direct", country: "US", browser: "curl", os: "unknown", device: "bot" };
-
-async function links(workspace: string | null, codes: string[]): Promise<void> {
-  for (const code of codes) await db.exec`INSERT INTO urls (code, original_url, workspace_id) VALUES (${code}, 'https://example.com/', ${workspace})`;
-}
-
-/** Adds clicks (code, details, count) as one flush does. */
-async function flush(clicks: [string, ClickDetails, number][]): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const [code, d, n] of clicks) counts.set(clickKey(code, encodeDetails(d)), (counts.get(clickKey(code, encodeDetails(d))) ?? 0) + n);
-  await using tx = await db.begin();
-  await addClickAnalytics(tx, counts, new Set(clicks.map(([code]) => code)));
-  await tx.commit();
-}
 
 const ranges: [string, AnalyticsRange][] = [
   ["the last 30 days by day", { from: new Date(now.getTime() - 30 * dayMs), to: now, interval: "day", tz: "UTC" }],
@@ -45,11 +31,11 @@ async function expectSameAsItsLinks(workspace: string, codes: string[]): Promise
 describe("a workspace's analytics from its own rows", () => {
   test("answer as its links' do after the flush, the compaction and the rollup; other workspaces' and anonymous links' clicks apart", async () => {
     const codes = ["wca01", "wca02", "wca03"];
-    await links("wca-ws", codes);
-    await links("wca-other", ["wca04"]);
-    await links(null, ["wca05"]);
+    await insertLinks("wca-ws", codes);
+    await insertLinks("wca-other", ["wca04"]);
+    await insertLinks(null, ["wca05"]);
     const hour = (daysAgo: number, h = 0) => hourOf(now.getTime() - daysAgo * dayMs) - h;
-    const clicks: [string, ClickDetails, number][] = [];
+    const clicks: Clicks[] = [];
     // 60 referrers in one hour over the links (each link's hour keeps them all; the
     // workspace's hour keeps 50), countries, bots, a targeting rule, and hours from now to 40 days ago.
     for (let k = 1; k <= 60; k++) clicks.push([codes[k % 3], { ...chrome, hour: hour(0), referrer: `site${k}.example` }, k]);
@@ -59,8 +45,8 @@ describe("a workspace's analytics from its own rows", () => {
       clicks.push(["wca03", { ...chrome, hour: hour(daysAgo, 2), rule: "spring" }, 2 * n]);
     }
     clicks.push(["wca04", { ...chrome, hour: hour(0) }, 1000], ["wca05", { ...chrome, hour: hour(0) }, 1000]);
-    await flush(clicks.slice(0, 40));
-    await flush(clicks.slice(40));
+    await flushClicks(clicks.slice(0, 40));
+    await flushClicks(clicks.slice(40));
 
     await expectSameAsItsLinks("wca-ws", codes);
 
@@ -70,7 +56,7 @@ describe("a workspace's analytics from its own rows", () => {
       SELECT count(*)::int AS n FROM workspace_clicks_hourly WHERE workspace_id = 'wca-ws' AND dimension = 'referrer' AND hour = date_trunc('hour', now())`;
     expect(referrers!.n).toBe(valuesPerHour);
     // New clicks after the compaction: in the recent rows again, read with the hours.
-    await flush([["wca01", { ...chrome, hour: hour(0), referrer: "site60.example" }, 4]]);
+    await flushClicks([["wca01", { ...chrome, hour: hour(0), referrer: "site60.example" }, 4]]);
     await expectSameAsItsLinks("wca-ws", codes);
 
     expect(await rollUpClickAnalytics(now)).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { urlDb } from "../url-db";
-import { hourlyRetentionDays } from "./range";
+import { hourlyRetentionDays } from "../click-reads/range";
 
 /** In a rolled-up day, a dimension keeps this many values per link; the rest are summed under value '' (other). */
 export const topValuesPerDay = 50;

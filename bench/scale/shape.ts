@@ -19,7 +19,7 @@ export const codeOf = (n: number) => `s${String(n).padStart(8, "0")}`;
 /** codeOf in SQL, of an integer expression. */
 export const codeSql = (n: string) => `'s' || lpad((${n})::text, 8, '0')`;
 
-/** The days a link's analytics keep hour rows for (analytics/link-analytics/range.ts). */
+/** The days a link's analytics keep hour rows for (analytics/click-reads/range.ts). */
 export const hourlyDays = 35;
 
 /**

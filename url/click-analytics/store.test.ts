@@ -1,21 +1,15 @@
 import { describe, expect, test } from "vitest";
-import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
-import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
-import { addClickAnalytics, rowsPerHour, valuesPerHour } from "./store";
+import { hourOf, type ClickDetails } from "../../visitors/dimensions";
+import { rowsPerHour, valuesPerHour } from "./store";
 import { rulesPerHour } from "./rule-clicks";
+import { flushClicks, type Clicks } from "../../test/support/click-rows";
 
 const hour = hourOf(Date.now());
 const chrome: Omit<ClickDetails, "referrer"> = { hour, bot: false, country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
 
 /** Adds `clicks` (click details and their count) for `code` as one flush does. */
-async function flush(code: string, clicks: [ClickDetails, number][]): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const [d, n] of clicks) counts.set(clickKey(code, encodeDetails(d)), (counts.get(clickKey(code, encodeDetails(d))) ?? 0) + n);
-  await using tx = await db.begin();
-  await addClickAnalytics(tx, counts, new Set([code]));
-  await tx.commit();
-}
+const flush = (code: string, clicks: [ClickDetails, number][]) => flushClicks(clicks.map(([details, n]): Clicks => [code, details, n]));
 
 async function stored(code: string) {
   return db.queryAll<{ bot: boolean; referrer: string; country: string; browser: string; clicks: number }>`

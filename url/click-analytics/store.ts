@@ -6,6 +6,7 @@ import { hourlyRows } from "./rows";
 import { addRuleClicks } from "./rule-clicks";
 import { addToExistingRows } from "./existing-rows";
 import { addWorkspaceClicks } from "./workspace-clicks";
+import { workspaceFold } from "./workspace-fold";
 
 // A click key is `code TAB hour TAB referrer TAB country TAB b|h TAB browser TAB os TAB
 // device`, then `TAB rule` when a targeting rule sent the click (dimensions.ts; the rule
@@ -37,21 +38,25 @@ export const rowsPerHour = 500;
  * clicks (rule-clicks.ts), and one adding the workspace links' clicks to their
  * workspaces' rows (workspace-clicks.ts) unless the caller, which read the links' rows,
  * says none of them is a workspace's (`anyInWorkspace`): a batch of anonymous links has no
- * workspace rows to add to.
+ * workspace rows to add to. Resolves with whether it added to workspaces' rows: the caller
+ * then arms their fold into hours once its transaction has ended (workspace-fold.ts), so the
+ * fold finds them committed.
  */
 export async function addClickAnalytics(
   tx: Transaction,
   counts: ReadonlyMap<string, number>,
   stored: ReadonlySet<string>,
   anyInWorkspace = true,
-): Promise<void> {
-  if (stored.size === 0) return;
+): Promise<boolean> {
+  if (stored.size === 0) return false;
   const { keys, clicks } = hourlyRows(counts, stored, hourOf(Date.now()));
-  if (keys.length === 0) return;
+  if (keys.length === 0) return false;
   const fresh = await addToExistingRows(tx, keys, clicks);
   if (fresh.keys.length > 0) await placeNewRows(tx, fresh.keys, fresh.clicks);
   await addRuleClicks(tx, keys, clicks);
-  if (anyInWorkspace) await addWorkspaceClicks(tx, keys, clicks);
+  if (!anyInWorkspace) return false;
+  await addWorkspaceClicks(tx, keys, clicks);
+  return true;
 }
 
 /**
@@ -134,10 +139,12 @@ async function placeNewRows(tx: Transaction, keys: readonly string[], clicks: re
  */
 export async function addBudgetedClick(code: string, details: string): Promise<boolean> {
   await using tx = await db.begin();
-  const row = await tx.queryRow<{ code: string }>`
-    UPDATE urls SET clicks = clicks + 1 WHERE code = ${code} AND (max_clicks IS NULL OR clicks < max_clicks) RETURNING code`;
+  const row = await tx.queryRow<{ in_workspace: boolean }>`
+    UPDATE urls SET clicks = clicks + 1 WHERE code = ${code} AND (max_clicks IS NULL OR clicks < max_clicks)
+    RETURNING workspace_id IS NOT NULL AS in_workspace`;
   if (row === null) return false;
-  await addClickAnalytics(tx, new Map([[clickKey(code, details), 1]]), new Set([code]));
+  const toFold = await addClickAnalytics(tx, new Map([[clickKey(code, details), 1]]), new Set([code]), row.in_workspace);
   await tx.commit();
+  if (toFold) workspaceFold.due();
   return true;
 }

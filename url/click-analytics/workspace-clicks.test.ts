@@ -5,27 +5,13 @@ import { describe, expect, test } from "vitest";
 import { clickKey } from "../../click-counter/click-keys";
 import { db } from "../db";
 import { encodeDetails, hourOf, type ClickDetails } from "../../visitors/dimensions";
-import { addClickAnalytics } from "./store";
 import { clickWriter } from "../click-counting/store";
 import { randomUUID } from "node:crypto";
 import { recentRowsPerHour } from "./workspace-clicks";
+import { flushClicks, insertLinks, type Clicks } from "../../test/support/click-rows";
 
 const hour = hourOf(Date.now());
 const chrome: ClickDetails = { hour, bot: false, referrer: "t.co", country: "GB", browser: "Chrome", os: "Windows", device: "desktop" };
-
-/** Links of `workspace` (null: anonymous), made with SQL. */
-async function links(workspace: string | null, ...codes: string[]): Promise<void> {
-  for (const code of codes) await db.exec`INSERT INTO urls (code, original_url, workspace_id) VALUES (${code}, 'https://example.com/', ${workspace})`;
-}
-
-/** Adds clicks (code, details, count) as one flush does. */
-async function flush(clicks: [string, ClickDetails, number][]): Promise<void> {
-  const counts = new Map<string, number>();
-  for (const [code, d, n] of clicks) counts.set(clickKey(code, encodeDetails(d)), (counts.get(clickKey(code, encodeDetails(d))) ?? 0) + n);
-  await using tx = await db.begin();
-  await addClickAnalytics(tx, counts, new Set(clicks.map(([code]) => code)));
-  await tx.commit();
-}
 
 async function recent(workspace: string) {
   return db.queryAll<{ bot: boolean; referrer: string; country: string; rule: string; clicks: number }>`
@@ -34,10 +20,10 @@ async function recent(workspace: string) {
 
 describe("a flush adds workspace links' clicks to their workspaces' rows", () => {
   test("one row per workspace, hour and combination of values, the rule included; anonymous links add none", async () => {
-    await links("ws-flush-a", "wsf01", "wsf02");
-    await links("ws-flush-b", "wsf03");
-    await links(null, "wsf04");
-    await flush([
+    await insertLinks("ws-flush-a", ["wsf01", "wsf02"]);
+    await insertLinks("ws-flush-b", ["wsf03"]);
+    await insertLinks(null, ["wsf04"]);
+    await flushClicks([
       ["wsf01", chrome, 2],
       ["wsf02", chrome, 3], // the same visitors on another link of the workspace: the same row
       ["wsf02", { ...chrome, bot: true, browser: "curl", os: "unknown", device: "bot" }, 1],
@@ -54,13 +40,13 @@ describe("a flush adds workspace links' clicks to their workspaces' rows", () =>
     const rows = await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM workspace_clicks_recent WHERE workspace_id NOT LIKE 'ws-%'`;
     expect(rows!.n).toBe(0);
 
-    await flush([["wsf03", chrome, 1]]);
+    await flushClicks([["wsf03", chrome, 1]]);
     expect(await recent("ws-flush-b")).toEqual([{ bot: false, referrer: "t.co", country: "GB", rule: "", clicks: 6 }]);
   });
 
   test("the click writer adds a batch's workspace links' clicks to their workspace's rows (the links' rows tell it a batch has some), and a batch of anonymous links adds none", async () => {
-    await links("ws-writer", "wsw01");
-    await links(null, "wsw02", "wsw03");
+    await insertLinks("ws-writer", ["wsw01"]);
+    await insertLinks(null, ["wsw02", "wsw03"]);
     const write = clickWriter(randomUUID(), 5000);
     const key = (code: string) => clickKey(code, encodeDetails(chrome));
     await write(new Map([[key("wsw01"), 2], [key("wsw02"), 3]]), 1, []);
@@ -77,14 +63,14 @@ describe("a flush adds workspace links' clicks to their workspaces' rows", () =>
   });
 
   test(`a workspace's hour holds at most ${recentRowsPerHour} combinations, then its row of others; every click counted`, async () => {
-    await links("ws-flush-bound", "wsb01", "wsb02");
+    await insertLinks("ws-flush-bound", ["wsb01", "wsb02"]);
     // More referrers than the bound over two links (each link keeps its own 50), in two batches.
-    const referrers = (from: number, to: number, code: string): [string, ClickDetails, number][] =>
+    const referrers = (from: number, to: number, code: string): Clicks[] =>
       Array.from({ length: to - from }, (_, k) => [code, { ...chrome, referrer: `site${from + k}.example` }, 1 + ((from + k) % 3)]);
-    await flush([...referrers(0, 600, "wsb01"), ...referrers(600, 900, "wsb02")]);
+    await flushClicks([...referrers(0, 600, "wsb01"), ...referrers(600, 900, "wsb02")]);
     let rows = await recent("ws-flush-bound");
     expect(rows).toHaveLength(900);
-    await flush([...referrers(900, 1300, "wsb02"), ["wsb01", { ...chrome, referrer: "site0.example" }, 10]]);
+    await flushClicks([...referrers(900, 1300, "wsb02"), ["wsb01", { ...chrome, referrer: "site0.example" }, 10]]);
     rows = await recent("ws-flush-bound");
     const sum = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => 1 + ((from + k) % 3)).reduce((a, b) => a + b, 0);
     expect(rows.filter((r) => r.referrer !== "")).toHaveLength(recentRowsPerHour);

@@ -2,8 +2,8 @@ import type { Transaction } from "encore.dev/storage/sqldb";
 
 /**
  * How many rows (combinations of values) one workspace's hour holds in
- * workspace_clicks_recent between two compactions (the analytics service's
- * compact-workspace-clicks job, every 5 minutes, folds them into a row per dimension value).
+ * workspace_clicks_recent between two folds (a flush that adds to them arms the fold,
+ * workspace-fold.ts, which moves them into a row per dimension value minutes later).
  * A click whose combination would be a further row is added to the hour's row of others in
  * every dimension (one for humans, one for bots), so the rows a read of a workspace's last
  * minutes sums stay few whatever its visitors send. A bound per statement: instances
@@ -63,7 +63,7 @@ export async function addWorkspaceClicks(tx: Transaction, keys: readonly string[
     SELECT workspace_id, hour, bot, referrer, country, browser, os, device, rule, sum(n)
     FROM capped
     GROUP BY workspace_id, hour, bot, referrer, country, browser, os, device, rule
-    -- In key order, as the compaction locks them: two writers of one workspace's rows take them in the same order.
+    -- In key order, as the fold locks them: two writers of one workspace's rows take them in the same order.
     ORDER BY workspace_id COLLATE "C", hour, bot, referrer COLLATE "C", country COLLATE "C", browser COLLATE "C", os COLLATE "C",
              device COLLATE "C", rule COLLATE "C"
     ON CONFLICT (workspace_id, hour, bot, referrer, country, browser, os, device, rule) DO UPDATE SET clicks = t.clicks + EXCLUDED.clicks`;

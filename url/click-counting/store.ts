@@ -1,6 +1,7 @@
 import type { Transaction } from "encore.dev/storage/sqldb";
 import { db } from "../db";
 import { addClickAnalytics } from "../click-analytics/store";
+import { workspaceFold } from "../click-analytics/workspace-fold";
 import { clicksPerCode, CommitUnknown, sumCounts, type ClickWriter, type Counts, type Doubtful } from "../../click-counter/batches";
 
 /** Batches below this many codes are planned as index lookups without help. */
@@ -34,7 +35,8 @@ export function writeLimits(timeoutMs: number) {
  *    same writer still on the server (a commit that went unanswered);
  * 2. add the counts, plus each doubtful batch the database does not hold yet, to
  *    the links' clicks and to their analytics rows (click-analytics/store.ts);
- * 3. record this batch's number, and commit.
+ * 3. record this batch's number, and commit; then, when workspaces' recent click rows were
+ *    added to, arm their fold (click-analytics/workspace-fold.ts).
  *
  * Nothing is committed unless the commit is sent, so a write that fails or times
  * out before it stored nothing; only a commit that goes unanswered leaves the
@@ -50,12 +52,15 @@ export function clickWriter(writer: string, timeoutMs: number): ClickWriter {
       ON CONFLICT (writer) DO UPDATE SET writer = EXCLUDED.writer
       RETURNING seq`;
     const applied = sumCounts(...notYetStored(doubtful, row!.seq), counts);
-    const found = await addClicks(tx, applied);
+    const { found, toFold } = await addClicks(tx, applied);
     await tx.exec`UPDATE click_writers SET seq = ${seq}, written_at = now() WHERE writer = ${writer}`;
     try {
       await tx.commit();
     } catch (err) {
       throw new CommitUnknown(err);
+    } finally {
+      // Unanswered too: the rows may be stored, and a fold that finds none costs one statement.
+      if (toFold) workspaceFold.due();
     }
     return { applied, found };
   };
@@ -82,9 +87,10 @@ export async function replayBatches(
   const row = await tx.queryRow<{ seq: number }>`SELECT seq FROM click_writers WHERE writer = ${writer} FOR UPDATE`;
   if (!row) return null;
   const applied = sumCounts(...notYetStored(batches, row.seq));
-  const found = await addClicks(tx, applied);
+  const { found, toFold } = await addClicks(tx, applied);
   await tx.exec`DELETE FROM click_writers WHERE writer = ${writer}`;
   await tx.commit();
+  if (toFold) workspaceFold.due();
   return { applied, found };
 }
 
@@ -105,12 +111,14 @@ async function setLimits(tx: Transaction, limits: ReturnType<typeof writeLimits>
            set_config('idle_in_transaction_session_timeout', ${`${limits.idle_in_transaction_session_timeout}ms`}, true)`;
 }
 
-/** Adds the clicks (per click key) to their links and the links' analytics; returns the codes whose row exists. */
-async function addClicks(tx: Transaction, clicks: ReadonlyMap<string, number>): Promise<Set<string>> {
-  if (clicks.size === 0) return new Set();
+/**
+ * Adds the clicks (per click key) to their links and the links' analytics; returns the codes
+ * whose row exists, and whether workspaces' recent rows were added to, to fold after the commit.
+ */
+async function addClicks(tx: Transaction, clicks: ReadonlyMap<string, number>): Promise<{ found: Set<string>; toFold: boolean }> {
+  if (clicks.size === 0) return { found: new Set(), toFold: false };
   const { found, anyInWorkspace } = await addToLinks(tx, clicksPerCode(clicks));
-  await addClickAnalytics(tx, clicks, found, anyInWorkspace);
-  return found;
+  return { found, toFold: await addClickAnalytics(tx, clicks, found, anyInWorkspace) };
 }
 
 /** Adds the counts (per code) to their rows; returns the codes whose row exists, and whether any of them is a workspace's link. */

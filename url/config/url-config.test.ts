@@ -3,13 +3,14 @@ import { describe, expect, test } from "vitest";
 import { parseUrlConfig } from "./url-config";
 
 describe("url service configuration", () => {
-  test("defaults: a 100,000-entry cache, 128 reads of uncached links at once, clicks written every 100 ms with a 5 s limit, the journal under .data", () => {
+  test("defaults: a 100,000-entry cache, 128 reads of uncached links at once, clicks written every 100 ms with a 5 s limit, the journal under .data, workspaces' clicks folded 5 minutes after a flush", () => {
     expect(parseUrlConfig({})).toEqual({
       cacheSize: 100_000,
       lookupReadsAtOnce: 128,
       clickFlushIntervalMs: 100,
       clickWriteTimeoutMs: 5000,
       clickJournalDir: path.resolve(".data/click-journal"),
+      workspaceFoldDelayMs: 300_000,
       trustProxy: false,
     });
   });
@@ -46,6 +47,8 @@ describe("url service configuration", () => {
     ["CLICK_FLUSH_INTERVAL_MS", "1.5"],
     ["CLICK_FLUSH_INTERVAL_MS", "2147483648"],
     ["CLICK_WRITE_TIMEOUT_MS", "50"],
+    ["WORKSPACE_CLICKS_FOLD_DELAY_MS", "-1"],
+    ["WORKSPACE_CLICKS_FOLD_DELAY_MS", "2147483648"],
   ])("a bad %s (%s) is an error naming it", (name, value) => {
     expect(() => parseUrlConfig({ [name]: value })).toThrowError(new RegExp(`^invalid configuration: ${name} `));
   });

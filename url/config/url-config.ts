@@ -20,6 +20,12 @@ export interface UrlConfig {
   /** Where clicks that cannot be written wait on disk (an absolute path). */
   readonly clickJournalDir: string;
   /**
+   * How long the clicks a flush adds to a workspace's recent rows wait before they are folded
+   * into its hours (click-analytics/fold-trigger.ts): the longest a read of the workspace sums
+   * them, and the shortest time between two folds of this instance.
+   */
+  readonly workspaceFoldDelayMs: number;
+  /**
    * TRUST_PROXY, as the runtime reads it: the raw endpoints that limit by client address
    * (a password link's attempts) find the address themselves, by the rule the runtime
    * applies to typed endpoints (link-answers/client-address.ts).
@@ -36,6 +42,7 @@ export function parseUrlConfig(env: Readonly<Record<string, string | undefined>>
     // Beside the app's other local data: DATA_DIR when set (as the self-host runtime
     // uses it), else .data under the working directory.
     clickJournalDir: path.resolve(env.CLICK_JOURNAL_DIR?.trim() || path.join(env.DATA_DIR?.trim() || ".data", "click-journal")),
+    workspaceFoldDelayMs: wholeNumberSetting(env, "WORKSPACE_CLICKS_FOLD_DELAY_MS", 300_000, 0, longestTimerMs),
     trustProxy: onOffSetting(env, "TRUST_PROXY", false),
   });
 }

@@ -8,7 +8,8 @@ const ownSegments = [
   "__encore", "admin", "analytics", "api", "auth", "checkout", "email-verification", "healthz", "internal",
   "invitations", "links", "livez", "me", "metrics", "objects", "openapi.json", "orders", "password-reset",
   "products", "reports", "shorten", "url", "users", "workspaces",
-  // The scheduled jobs' endpoints, which their runner calls.
+  // The internal endpoints without a path: the scheduled jobs', which their runner calls, and
+  // the workspaces' fold, which the url service calls.
   "analytics.compactWorkspaceClicks", "analytics.dailyReport", "analytics.rollupClickAnalytics", "links.sweepOutbox",
   "url.cleanupStaleUrls",
 ];

@@ -1,4 +1,6 @@
+import log from "encore.dev/log";
 import { startClickCounting } from "../click-counting/instance";
+import { foldLeftRows } from "../click-analytics/workspace-fold";
 import { closeNotificationsOnStop } from "../link-cache/notifications";
 
 let started = false;
@@ -14,10 +16,14 @@ let started = false;
  *   on a stop signal (click-counting/instance.ts).
  * - The listening connection (cache evictions) is closed on a stop signal; it opens at
  *   the first lookup, not here (notifications/instance.ts).
+ * - The workspaces' recent click rows a process left unfolded (stopped between its flush
+ *   and its fold) arm this instance's fold (click-analytics/workspace-fold.ts); with none,
+ *   nothing is armed, and only a flush that adds to them arms it.
  */
 export function startUrlService(): void {
   if (started) return;
   started = true;
   startClickCounting();
   closeNotificationsOnStop();
+  void foldLeftRows().catch((err: unknown) => log.warn(err, "looking for workspaces' clicks left unfolded failed; the next flush of one arms their fold"));
 }

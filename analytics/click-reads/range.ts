@@ -3,7 +3,7 @@ import { knownTimeZone } from "./time-zones";
 
 export type Interval = "hour" | "day";
 
-/** How far back hourly rows are kept before the rollup job makes days of them (rollup.ts). */
+/** How far back hourly rows are kept before the rollup job makes days of them (link-analytics/rollup.ts, workspace-analytics/rollup.ts). */
 export const hourlyRetentionDays = 35;
 /** Hour buckets are offered over ranges of at most this, all of it inside the hourly retention. */
 const longestHourlyRangeDays = 31;
