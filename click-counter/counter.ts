@@ -3,6 +3,7 @@ import { codeOfKey, internedClickKey } from "./click-keys";
 import { addCounts, clicksPerCode, CommitUnknown, sumCounts, totalOf, type ClickWriter, type Counts, type Doubtful } from "./batches";
 import { ConsistentReads } from "./consistent-reads";
 import type { ClickJournal } from "./journal";
+import { outsideRequests } from "./outside-requests";
 
 /** What the counter uses of its journal. */
 export type Keeper = Pick<ClickJournal, "path" | "open" | "wantsRewrite" | "append" | "rewrite" | "remove">;
@@ -187,10 +188,13 @@ export class ClickCounter {
 
   private schedule(delayMs: number): void {
     if (this.#timer || !this.hasUnwritten() || this.pastStopDeadline()) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.tick();
-    }, delayMs);
+    // Not as part of the request whose click armed it: the write is every request's (outside-requests.ts).
+    this.#timer = outsideRequests(() =>
+      setTimeout(() => {
+        this.#timer = undefined;
+        this.tick();
+      }, delayMs),
+    );
     // Pending clicks alone never keep the process alive, except during a stop:
     // then the retries are what keeps them from being lost.
     if (this.#stopDeadline === undefined) this.#timer.unref();

@@ -1,6 +1,7 @@
 // The workspaces' recent click rows are folded into their hours on demand: a flush that adds
 // to them arms one fold, which runs after its delay with no cron job; an instance whose
 // flushes add none arms nothing.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { analytics } from "~encore/clients";
 import { describe, expect, test, vi } from "vitest";
@@ -62,5 +63,16 @@ describe("the fold of the workspaces' recent clicks", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runs).toBe(3);
     expect(trigger.pending).toBe(false);
+  });
+
+  test("runs outside the request whose flush armed it, so it is in no request's trace or logs", async () => {
+    const requests = new AsyncLocalStorage<string>();
+    let foldSaw: string | undefined = "the fold did not run";
+    const trigger = new FoldTrigger(20, async () => {
+      foldSaw = requests.getStore();
+    });
+    requests.run("the request whose click's flush armed the fold", () => trigger.due());
+    await vi.waitFor(() => expect(trigger.pending).toBe(false), { timeout: 10_000, interval: 10 });
+    expect(foldSaw).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import log from "encore.dev/log";
+import { outsideRequests } from "../../click-counter/outside-requests";
 
 /**
  * When this instance folds the workspaces' recent click rows into their hours: `delayMs`
@@ -36,10 +37,13 @@ export class FoldTrigger {
       return;
     }
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.run();
-    }, this.delayMs);
+    // Not as part of the request whose click's flush armed it (click-counter/outside-requests.ts).
+    this.#timer = outsideRequests(() =>
+      setTimeout(() => {
+        this.#timer = undefined;
+        void this.run();
+      }, this.delayMs),
+    );
     this.#timer.unref(); // an armed fold never keeps the process alive: its rows wait for the next start
   }
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
@@ -175,6 +176,20 @@ describe("exactly once", () => {
     await counter.flush(); // stored, answer lost; the next write, within an interval, settles it
     const read = await counter.consistentRead(async () => (await storedClicks(code)) + counter.pending(code));
     expect(read).toBe(3);
+  });
+
+  test("a write runs outside the request whose click armed it, so it is in no request's trace or logs", async () => {
+    const { code } = await links.shorten({ url: "https://outside-requests.example" });
+    const requests = new AsyncLocalStorage<string>();
+    const write = newWriter();
+    let writeSaw: string | undefined = "no write ran";
+    const counter = new ClickCounter(async (...args) => {
+      writeSaw = requests.getStore();
+      return write(...args);
+    }, 20);
+    requests.run("the request of the first click", () => counter.record(code));
+    await expect.poll(() => storedClicks(code), { timeout: 10_000 }).toBe(1);
+    expect(writeSaw).toBeUndefined();
   });
 
   test("a write blocked by a locked row gives up on the server, stores nothing, and is stored once later", async () => {
