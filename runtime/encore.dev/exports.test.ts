@@ -13,10 +13,16 @@ const encoreDev = createRequire(import.meta.url)
   .find((dir) => fs.existsSync(path.join(dir, "package.json")))!;
 const { exports } = JSON.parse(fs.readFileSync(path.join(encoreDev, "package.json"), "utf8")) as { exports: Record<string, { types?: string }> };
 
-// The modules apps import (Encore's generated code alone imports the internal ones).
-const modules = implementedModules.filter((specifier) => !specifier.startsWith("encore.dev/internal/"));
+// Every module encore.dev publishes, the internal ones its generated code imports included.
+const modules = implementedModules;
 const subpath = (specifier: string) => specifier.slice("encore.dev".length).replace(/^\//, "");
-const theirs = (specifier: string) => path.join(encoreDev, exports[`.${subpath(specifier) ? `/${subpath(specifier)}` : ""}`]!.types!);
+/** The declarations encore.dev publishes for `specifier`, through a wildcard export ("./internal/codegen/*") where it has one. */
+function theirs(specifier: string): string {
+  const key = `.${subpath(specifier) ? `/${subpath(specifier)}` : ""}`;
+  const wildcard = Object.keys(exports).find((k) => k.endsWith("/*") && key.startsWith(k.slice(0, -1)));
+  const types = exports[key]?.types ?? exports[wildcard!]!.types!.replace("*", key.slice(wildcard!.length - 1));
+  return path.join(encoreDev, types);
+}
 const ours = (specifier: string) => path.join(import.meta.dirname, subpath(specifier), "mod.ts");
 
 const program = ts.createProgram(
@@ -24,6 +30,14 @@ const program = ts.createProgram(
   { noEmit: true, strict: true, skipLibCheck: true, allowImportingTsExtensions: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022, types: ["node"] },
 );
 const checker = program.getTypeChecker();
+
+/** Every name a module exports, types included. */
+function allExports(file: string): string[] {
+  return checker
+    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
+    .map((symbol) => symbol.name)
+    .sort();
+}
 
 /** The names a module exports as values (functions, classes, constants: what an app can use at run time). */
 function valueExports(file: string): string[] {
@@ -40,5 +54,11 @@ describe("runtime/encore.dev", () => {
     const refused = Object.keys(unsupportedNames[specifier] ?? {});
     const ourValues = new Set(valueExports(ours(specifier)));
     expect(valueExports(theirs(specifier)).filter((name) => !ourValues.has(name) && !refused.includes(name))).toEqual([]);
+  });
+
+  it.each(modules)("%s exports every name encore.dev's exports, types included, save those refused at generation", (specifier) => {
+    const refused = Object.keys(unsupportedNames[specifier] ?? {});
+    const ourNames = new Set(allExports(ours(specifier)));
+    expect(allExports(theirs(specifier)).filter((name) => !ourNames.has(name) && !refused.includes(name))).toEqual([]);
   });
 });

@@ -19,15 +19,6 @@ describe("an encore.dev import at generation", () => {
     expect([error.file, error.line]).toEqual(["svc/api.ts", line]);
   });
 
-  it("of a module encore.dev publishes but this runtime lacks is refused as not implemented, import() included", () => {
-    const root = appRoot("unimplemented");
-    const line = lineOf(root, "svc/startup.ts", '"encore.dev/internal/codegen/appinit"');
-    expect(parseError(root).message).toBe(
-      `svc/startup.ts:${line}: imports "encore.dev/internal/codegen/appinit" (the start-up of Encore's own generated entry point), ` +
-        "which encore.dev publishes but encore-selfhost does not implement yet",
-    );
-  });
-
   it("of implemented modules, in import, export from and import() forms, parses", () => {
     const meta = parseApp(appRoot("published"));
     expect(meta.services.map((s) => s.endpoints.map((e) => e.name))).toEqual([["hello"]]);

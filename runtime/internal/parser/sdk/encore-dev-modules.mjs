@@ -21,12 +21,13 @@ export const implementedModules = Object.freeze([
   // What Encore's generated ~encore/* modules import; this runtime's generator imports them too.
   "encore.dev/internal/codegen/api",
   "encore.dev/internal/codegen/auth",
+  // What Encore's generated entry point imports: registerHandlers, then run.
+  "encore.dev/internal/codegen/appinit",
 ]);
 
 /** Published by encore.dev but not implemented here: what each one provides. */
 const notImplemented = Object.freeze({
   "encore.dev/storage/cache": "caching",
-  "encore.dev/internal/codegen/appinit": "the start-up of Encore's own generated entry point",
 });
 
 /**

@@ -7,7 +7,7 @@ import type { AppProgram } from "../program/program.ts";
  * (whole modules it lacks are refused by encore-dev-imports.ts).
  */
 export const unsupportedNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "encore.dev/types": { Decimal: "the Decimal type" },
+  "encore.dev/types": { Decimal: "the Decimal type", ToDecimal: "the Decimal type (ToDecimal)" },
   "encore.dev/api": { Cookie: "cookie parameters (Cookie<...>)" },
 };
 

@@ -1,3 +1,0 @@
-import { Service } from "encore.dev/service";
-
-export default new Service("svc");
