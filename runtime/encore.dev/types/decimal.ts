@@ -1,4 +1,5 @@
 import { Fraction } from "fraction.js";
+import { DECIMAL_BRAND } from "../../internal/decimal/brand.ts";
 import { formatDecimal } from "../../internal/decimal/format.ts";
 import { parseDecimal } from "../../internal/decimal/parse.ts";
 
@@ -12,6 +13,7 @@ export type ToDecimal = string | number | bigint;
  */
 export class Decimal {
   private impl: Fraction;
+  declare readonly [DECIMAL_BRAND]: true;
 
   constructor(value: ToDecimal) {
     this.impl = fractionOf(String(value));
@@ -62,6 +64,8 @@ export class Decimal {
     return hint === "number" ? +this.value : this.value;
   }
 }
+
+Object.defineProperty(Decimal.prototype, DECIMAL_BRAND, { value: true });
 
 /** Parses as Encore's native Decimal does, and throws its error (code "InvalidArg") on a bad text. */
 function fractionOf(text: string): Fraction {
