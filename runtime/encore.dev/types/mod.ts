@@ -5,4 +5,4 @@ type durationComponent = `${number}${durationUnit}`;
 /** A length of time such as "10s", "500ms", "1h30m" or "1h 30m". */
 export type DurationString = durationComponent | `${durationComponent}${durationComponent}` | `${durationComponent} ${durationComponent}`;
 
-export { Decimal, type ToDecimal } from "./decimal.ts";
+export { Decimal, type ToDecimal } from "../../internal/decimal/decimal.ts";

@@ -1,4 +1,4 @@
-import { Decimal } from "../../encore.dev/types/decimal.ts";
+import { Decimal } from "../decimal/decimal.ts";
 import { isDecimal } from "../decimal/brand.ts";
 import type { JSONSchema } from "../meta/types.ts";
 

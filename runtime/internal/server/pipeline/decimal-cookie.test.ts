@@ -145,7 +145,8 @@ describe("Cookie<...> auth parameters", () => {
   });
 
   test("without the cookie, or with it empty, the request is not authenticated", async () => {
-    for (const headers of [{}, { cookie: "sid=" }, { cookie: "other=s-ada" }]) {
+    const requests: Record<string, string>[] = [{}, { cookie: "sid=" }, { cookie: "other=s-ada" }];
+    for (const headers of requests) {
       const res = await fetch(`${url}/me`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ code: "unauthenticated" });

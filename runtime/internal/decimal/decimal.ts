@@ -1,7 +1,7 @@
 import { Fraction } from "fraction.js";
-import { DECIMAL_BRAND } from "../../internal/decimal/brand.ts";
-import { formatDecimal } from "../../internal/decimal/format.ts";
-import { parseDecimal } from "../../internal/decimal/parse.ts";
+import { DECIMAL_BRAND } from "./brand.ts";
+import { formatDecimal } from "./format.ts";
+import { parseDecimal } from "./parse.ts";
 
 export type ToDecimal = string | number | bigint;
 
