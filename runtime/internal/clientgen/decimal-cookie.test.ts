@@ -23,7 +23,7 @@ describe("clients of an app with Decimal fields and cookie parameters", () => {
 
   it("type a decimal as a string, and send one in the query string or a header through String()", () => {
     expect(ts).toContain("    export interface Quote {\n        amount: string\n        quantity: number\n        discount?: string | null\n    }");
-    expect(ts).toContain("    export interface Total {\n        total: string\n        lines: string[]\n    }");
+    expect(ts).toContain("    export interface Total {\n        total: string\n        lines: string[]\n        saved: string | null\n    }");
     for (const code of [ts, js]) {
       expect(code).toContain("amount: String(params.amount),");
       expect(code).toContain("r: String(params.rate),");

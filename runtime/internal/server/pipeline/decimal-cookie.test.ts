@@ -10,6 +10,7 @@ import { parseApp } from "../../parser/mod.ts";
 import type { AuthHandlerEntry } from "../../registry/endpoints.ts";
 import { endpointOf, fixture } from "../../../test/parser-fixtures.ts";
 import { buildHttpServer } from "../http-server.ts";
+import { compileCallValidator } from "./request.ts";
 
 let meta: AppMeta;
 let server: Awaited<ReturnType<typeof buildHttpServer>>;
@@ -23,7 +24,8 @@ const handlers: Record<string, (params: Record<string, unknown>) => Promise<unkn
   total: async (q) => {
     seen["total"] = q;
     const line = (q["amount"] as Decimal).mul(q["quantity"] as number);
-    return { total: line.sub((q["discount"] as Decimal | null | undefined) ?? 0), lines: [line, new Decimal(1).div(3)] };
+    const discount = (q["discount"] as Decimal | null | undefined) ?? null;
+    return { total: line.sub(discount ?? 0), lines: [line, new Decimal(1).div(3)], saved: discount };
   },
   convert: async (c) => {
     seen["convert"] = c;
@@ -66,11 +68,11 @@ describe("Decimal fields", () => {
     const res = await post("/total", { amount: "19.99", quantity: 3, discount: "0.97" });
     expect(res.status).toBe(200);
     expect(seen["total"]!["amount"]).toBeInstanceOf(Decimal);
-    expect(await res.json()).toEqual({ total: "59", lines: ["59.97", "0.3333333333"] });
+    expect(await res.json()).toEqual({ total: "59", lines: ["59.97", "0.3333333333"], saved: "0.97" });
   });
 
   test("an optional one may be null or left out", async () => {
-    expect(await (await post("/total", { amount: "2.5", quantity: 2, discount: null })).json()).toEqual({ total: "5", lines: ["5", "0.3333333333"] });
+    expect(await (await post("/total", { amount: "2.5", quantity: 2, discount: null })).json()).toEqual({ total: "5", lines: ["5", "0.3333333333"], saved: null });
     expect(seen["total"]!["discount"]).toBeNull();
   });
 
@@ -90,6 +92,24 @@ describe("Decimal fields", () => {
     const bad = await fetch(`${url}/convert?amount=abc&r=1`);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: "invalid_argument", message: 'query parameter "amount" must be a decimal' });
+  });
+});
+
+describe("Decimal fields of a call through ~encore/clients", () => {
+  test("cross as their text, as over the wire, and arrive as new Decimal instances; the caller's object is left as it was", () => {
+    const validate = compileCallValidator(endpointOf(meta, "shop", "total").request!);
+    const amount = new Decimal("1.50");
+    const params = { amount, quantity: 2, discount: null };
+    const received = validate(params) as Record<string, unknown>;
+    expect(received["amount"]).toBeInstanceOf(Decimal);
+    expect(received["amount"]).not.toBe(amount);
+    expect(String(received["amount"])).toBe("1.5");
+    expect(params.amount).toBe(amount);
+  });
+
+  test("a text that is no decimal is refused with invalid_argument", () => {
+    const validate = compileCallValidator(endpointOf(meta, "shop", "total").request!);
+    expect(() => validate({ amount: "1.2.3", quantity: 1 })).toThrow(expect.objectContaining({ code: "invalid_argument", message: 'field "amount" of the request must be a decimal' }));
   });
 });
 

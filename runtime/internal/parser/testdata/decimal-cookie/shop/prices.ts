@@ -10,11 +10,12 @@ export interface Quote {
 export interface Total {
   total: Decimal;
   lines: Decimal[];
+  saved: Decimal | null;
 }
 
 export const total = api({ expose: true, method: "POST", path: "/total" }, async (q: Quote): Promise<Total> => {
   const line = q.amount.mul(q.quantity);
-  return { total: line.sub(q.discount ?? 0), lines: [line] };
+  return { total: line.sub(q.discount ?? 0), lines: [line], saved: q.discount ?? null };
 });
 
 interface Conversion {
