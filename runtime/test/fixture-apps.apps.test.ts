@@ -32,6 +32,8 @@ interface HttpCheck {
   readonly rawBody?: string;
   readonly status: number;
   readonly bodyContains?: string;
+  /** Response headers (lower-case names) that must contain these texts; Set-Cookie's values are joined with ", ". */
+  readonly headersContain?: Record<string, string>;
   /** Asked again until it matches, for up to 30 s: the effect of a pub/sub message, a restart. */
   readonly eventually?: boolean;
 }
@@ -116,11 +118,14 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
   for (const check of list) {
     const deadline = Date.now() + (check.eventually ? 30_000 : 0);
     for (;;) {
-      const { status, text } = await send(server, check);
+      const { status, text, headers } = await send(server, check);
       const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains));
       if (matches || Date.now() >= deadline) {
         expect(status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
         if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+        for (const [name, part] of Object.entries(check.headersContain ?? {})) {
+          expect(headers.get(name) ?? "", `${check.method} ${check.path}: header ${name}`).toContain(part);
+        }
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -129,7 +134,7 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
 }
 
 /** The answer; status 0 when the connection failed (a server restarting refuses it for a moment). */
-async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string }> {
+async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string; headers: Headers }> {
   const json = check.body !== undefined;
   try {
     const res = await fetch(server.url + check.path, {
@@ -137,9 +142,9 @@ async function send(server: Serving, check: HttpCheck): Promise<{ status: number
       headers: { ...(json ? { "content-type": "application/json" } : {}), ...check.headers },
       body: json ? JSON.stringify(check.body) : check.rawBody,
     });
-    return { status: res.status, text: await res.text() };
+    return { status: res.status, text: await res.text(), headers: res.headers };
   } catch (err) {
-    return { status: 0, text: String((err as Error).cause ?? err) };
+    return { status: 0, text: String((err as Error).cause ?? err), headers: new Headers() };
   }
 }
 

@@ -130,6 +130,8 @@ function paramsObject(
   const params: Record<string, unknown> = {};
   for (const field of wanted) {
     let value: unknown;
+    // The explorer sends no cookies of its own making: a cookie parameter stays out of the call.
+    if (field.location === "cookie") continue;
     if (field.location === "body") value = body[field.wireName];
     else if (field.location === "query") {
       const values = request.query.filter(([k]) => k === field.wireName).map(([, v]) => v);

@@ -28,7 +28,7 @@ export function endpointMethod(endpoint: EndpointMeta, types: TypeWriter, ns: st
   }
 
   const request = endpoint.request;
-  const fields = request ? request.fields.filter((f) => f.location !== "path") : [];
+  const fields = request ? request.fields.filter(sentByClient) : [];
   const args = [...pathArgs];
   if (request && fields.length > 0) args.push(`params: ${types.type(paramsSchema(request, fields), ns, 2)}`);
   const response = endpoint.response ? types.type(endpoint.response, ns, 2) : "void";
@@ -97,7 +97,7 @@ function streamMethod(
   parts: { name: string; pathArgs: readonly string[]; route: string; doc: string },
 ): RenderedMethod {
   const request = endpoint.request;
-  const fields = request ? request.fields.filter((f) => f.location !== "path") : [];
+  const fields = request ? request.fields.filter(sentByClient) : [];
   const args = [...parts.pathArgs];
   if (request && fields.length > 0) args.push(`params: ${types.type(paramsSchema(request, fields), ns, 2)}`);
   const stream = endpoint.stream;
@@ -157,8 +157,16 @@ function routeTemplate(endpoint: EndpointMeta): string {
   return segments.join("/");
 }
 
-/** The request without its path fields, under its type's name when it has one (as Encore strips them). */
-function paramsSchema(request: RequestMeta, fields: readonly RequestField[]): JSONSchema {
+/**
+ * The fields the client sends as parameters: not the path's (they are arguments) nor the
+ * cookies, which, as in Encore's client, the browser sends by itself.
+ */
+export function sentByClient(field: RequestField): boolean {
+  return field.location !== "path" && field.location !== "cookie";
+}
+
+/** The request without its path and cookie fields, under its type's name when it has one (as Encore strips them). */
+export function paramsSchema(request: RequestMeta, fields: readonly RequestField[]): JSONSchema {
   const full = request.full;
   const properties = (full["properties"] ?? {}) as Record<string, JSONSchema>;
   const kept = new Set(fields.map((f) => f.name));
@@ -193,8 +201,13 @@ function textOf(field: RequestField, schema: JSONSchema, location: "query" | "he
   return field.optional ? `${ref} === undefined ? undefined : String(${ref})` : `String(${ref})`;
 }
 
-/** Values that are strings already on the client (dates included: the client types them as ISO strings). */
+/**
+ * Values that are strings already on the client (dates included: the client types them as ISO
+ * strings). A decimal, a string in the client's types too, is still passed through String(),
+ * as Encore's client does.
+ */
 function isText(schema: JSONSchema): boolean {
+  if (schema["x-encore-type"] === "decimal") return false;
   if (schema["type"] === "string") return true;
   if (Array.isArray(schema["enum"])) return schema["enum"].every((v) => typeof v === "string");
   return "const" in schema && typeof schema["const"] === "string";

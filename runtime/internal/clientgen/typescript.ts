@@ -1,5 +1,5 @@
 import type { AppMeta } from "../meta/types.ts";
-import { endpointMethod, record } from "./endpoint-method.ts";
+import { endpointMethod, paramsSchema, record, sentByClient } from "./endpoint-method.ts";
 import { docBlock, identifier } from "./names.ts";
 import { selectServices, type ClientFilters, type SelectedService } from "./select.ts";
 import { clientOptionsCode, headerCode, supportCode } from "./support-code.ts";
@@ -22,8 +22,10 @@ export function typescriptClient(meta: AppMeta, appSlug: string, filters: Client
   const methods = new Map(
     selected.map(({ service, endpoints }) => [service.name, endpoints.map((e) => endpointMethod(e, types, service.name))] as const),
   );
-  const authParams = meta.auth ? meta.auth.params : null;
-  const authType = authParams ? types.type(authParams.full, "", 1) : null;
+  // An auth handler that reads only cookies gives the client no auth option, as in Encore's: the browser sends them.
+  const authFields = meta.auth ? meta.auth.params.fields.filter(sentByClient) : [];
+  const authParams = meta.auth && authFields.length > 0 ? meta.auth.params : null;
+  const authType = authParams ? types.type(paramsSchema(authParams, authFields), "", 1) : null;
   const authEncode = authParams ? authEncoding(authParams) : "";
 
   const parts = [headerCode(appSlug), clientClass(selected), clientOptionsCode(authType)];

@@ -3,11 +3,12 @@ import type { JSONSchema } from "../meta/types.ts";
 /**
  * A TypeScript type for a schema the parser wrote, for generated code that cannot import
  * the app's own type (an auth handler its module does not export). Covers what the parser
- * emits: objects (with `required` and index signatures), arrays, enums, unions, null and
- * dates; anything else reads as `unknown`.
+ * emits: objects (with `required` and index signatures), arrays, enums, unions, null,
+ * dates and decimals; anything else reads as `unknown`.
  */
 export function typeOfSchema(schema: JSONSchema): string {
   if (schema["x-encore-type"] === "date") return "Date";
+  if (schema["x-encore-type"] === "decimal") return 'import("encore.dev/types").Decimal';
   if (Array.isArray(schema["enum"])) return union(schema["enum"].map((value) => JSON.stringify(value)));
   if ("const" in schema) return JSON.stringify(schema["const"]);
   const anyOf = schema["anyOf"] ?? schema["oneOf"];

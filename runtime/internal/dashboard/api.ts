@@ -21,7 +21,7 @@ export type TypeText = string;
 
 export interface CatalogField {
   readonly name: string;
-  readonly location: "path" | "query" | "header" | "body";
+  readonly location: "path" | "query" | "header" | "body" | "cookie";
   readonly wireName: string;
   readonly optional: boolean;
   readonly type: TypeText;

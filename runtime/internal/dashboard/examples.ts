@@ -46,6 +46,8 @@ export function sample(schema: JSONSchema, depth: number): unknown {
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"][0];
   if ("const" in schema) return schema["const"];
   if (schema["format"] === "date-time" || schema["x-encore-type"] === "date") return sampleDate();
+  // An empty string is no decimal: the example would be refused.
+  if (schema["x-encore-type"] === "decimal") return "0";
   const branches = (schema["anyOf"] ?? schema["oneOf"]) as JSONSchema[] | undefined;
   if (Array.isArray(branches) && branches.length > 0) {
     return sample(branches.find((b) => b["type"] !== "null") ?? branches[0]!, depth);

@@ -191,6 +191,12 @@ export interface EndpointMeta {
    * body, as Encore does; absent when it has none. In-process calls get them as fields.
    */
   readonly responseHeaders?: readonly ResponseHeaderField[];
+  /**
+   * The response's `Cookie<...>` fields, sent as Set-Cookie: absent when there are none.
+   * They are left out of `response`, which describes the JSON body, as Encore's client
+   * and OpenAPI document leave them out. `wireName` is the cookie's name, case kept.
+   */
+  readonly responseCookies?: readonly ResponseHeaderField[];
   /** Only for kind "static". */
   readonly static?: StaticMeta;
   /** Only for kind "stream". */
@@ -221,13 +227,13 @@ export interface PathParam {
   readonly fallback?: true;
 }
 
-export type FieldLocation = "path" | "query" | "header" | "body";
+export type FieldLocation = "path" | "query" | "header" | "body" | "cookie";
 
 export interface RequestField {
   /** Property name in the handler's parameter object. */
   readonly name: string;
   readonly location: FieldLocation;
-  /** Name on the wire: the header name (lower-case) or query key; equal to `name` otherwise. */
+  /** Name on the wire: the header name (lower-case), query key or cookie name; equal to `name` otherwise. */
   readonly wireName: string;
   readonly optional: boolean;
 }
@@ -251,6 +257,11 @@ export interface RequestMeta {
   readonly query: JSONSchema | null;
   readonly headers: JSONSchema | null;
   readonly body: JSONSchema | null;
+  /**
+   * The `Cookie<...>` fields' values, keyed by cookie name (absent or null when there are
+   * none). The handler gets each as `{ name, value }`, as in Encore.
+   */
+  readonly cookies?: JSONSchema | null;
   /** The whole parameter object, keyed by property name: used for in-process calls. */
   readonly full: JSONSchema;
 }

@@ -143,10 +143,16 @@ const CASES: readonly Case[] = [
     message: 'imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
   },
   {
-    fixture: "cookie-import",
+    fixture: "cookie-response-object",
     file: "svc/api.ts",
-    at: 'import { api, type Cookie } from "encore.dev/api";',
-    message: "cookie parameters (Cookie<...>) from encore.dev/api is not supported by encore-selfhost yet",
+    at: "prefs: Cookie<",
+    message: 'field "prefs" of Session is a response cookie, whose value must be a string, number, boolean, enum, Date or Decimal',
+  },
+  {
+    fixture: "decimal-path",
+    file: "svc/api.ts",
+    at: "export const byPrice",
+    message: 'unsupported type "Decimal" in field "price" of the request of svc.byPrice: path parameters must be a string, number, boolean or enum',
   },
   {
     fixture: "unexported-endpoint",

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FieldLocation, JSONSchema } from "../meta/types.ts";
+import { decimalValueKeyword, encoreTypeKeyword } from "./decimals.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -8,7 +9,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 function makeAjv(coerceTypes: false | "array"): Ajv {
   const ajv = new Ajv({ coerceTypes, allErrors: false, strict: false, useDefaults: false });
   addFormats(ajv, ["email", "uri", "date-time", "date"]);
-  ajv.addKeyword({ keyword: "x-encore-type", schemaType: "string" });
+  ajv.addKeyword(encoreTypeKeyword);
   // The named type a schema comes from (for generated clients): no effect on validation.
   ajv.addKeyword({ keyword: "x-encore-ref", schemaType: "object" });
   return ajv;
@@ -36,6 +37,7 @@ values.addKeyword({
   schemaType: "boolean",
   validate: (_: boolean, data: unknown) => data instanceof Date && !Number.isNaN(data.getTime()),
 });
+values.addKeyword(decimalValueKeyword);
 
 /** Validator for values app code returns (auth data): like a JSON body, but dates are Date objects. */
 export function compileValueValidator(schema: JSONSchema): ValidateFunction {
@@ -47,6 +49,7 @@ function withDateValues(schema: unknown): unknown {
   if (typeof schema !== "object" || schema === null) return schema;
   const node = schema as Record<string, unknown>;
   if (node["x-encore-type"] === "date") return { "x-encore-date-value": true };
+  if (node["x-encore-type"] === "decimal") return { "x-encore-decimal-value": true };
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withDateValues(value)]));
 }
 
@@ -57,6 +60,7 @@ const where: Record<DataSource, (field: string) => string> = {
   query: (f) => `query parameter "${f}"`,
   path: (f) => `path parameter "${f}"`,
   header: (f) => `header "${f}"`,
+  cookie: (f) => `cookie "${f}"`,
 };
 
 /** A message naming the field, such as: field "url" of the request body must be string. */

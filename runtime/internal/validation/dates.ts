@@ -1,15 +1,21 @@
+import { Decimal } from "../decimal/decimal.ts";
+import { isDecimal } from "../decimal/brand.ts";
 import type { JSONSchema } from "../meta/types.ts";
 
 type Reviver = (value: unknown) => unknown;
 
 /**
  * Builds, once per schema, a function that turns validated date-time strings into
- * Date objects where the handler's type says Date. Returns null when the schema has
+ * Date objects where the handler's type says Date (and validated decimal strings into
+ * Decimal instances where it says Decimal). Returns null when the schema has
  * no dates, so the common request path does no work at all.
  */
 export function compileDateReviver(schema: JSONSchema): Reviver | null {
   if (schema["x-encore-type"] === "date") {
     return (v) => (typeof v === "string" ? new Date(v) : v);
+  }
+  if (schema["x-encore-type"] === "decimal") {
+    return (v) => (typeof v === "string" ? new Decimal(v) : v);
   }
   const variants = (schema.anyOf ?? schema.oneOf) as JSONSchema[] | undefined;
   if (variants) {
@@ -45,10 +51,11 @@ export function compileDateReviver(schema: JSONSchema): Reviver | null {
  * as it was). Another service's endpoint is called with JavaScript values, and Encore
  * passes a Date on as a date-time, as if it had crossed the wire: the validator, which reads
  * JSON's date-time strings, then sees what an HTTP request would have carried. An invalid
- * Date stays a Date, which the validator refuses.
+ * Date stays a Date, which the validator refuses. A Decimal goes on as its text, as on the wire.
  */
 export function datesAsText(value: unknown): unknown {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? value : value.toISOString();
+  if (isDecimal(value)) return value.value;
   if (Array.isArray(value)) return value.map(datesAsText);
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const copy: Record<string, unknown> = {};

@@ -108,13 +108,13 @@ const CASES: readonly Case[] = [
     fixture: "plain-field",
     file: "gate/auth.ts",
     at: "session: string;",
-    message: 'field "session" of AuthParams must be a Header<...> or Query<...>: an auth handler reads only headers and the query string',
+    message: 'field "session" of AuthParams must be a Header<...>, Query<...> or Cookie<...>: an auth handler reads only headers, the query string and cookies',
   },
   {
     fixture: "no-params",
     file: "gate/auth.ts",
     at: "export const auth",
-    message: 'auth handler auth reads no header or query parameter, so it would never run: declare one, e.g. authorization: Header<"Authorization">',
+    message: 'auth handler auth reads no header, query parameter or cookie, so it would never run: declare one, e.g. authorization: Header<"Authorization">',
   },
   {
     fixture: "no-user-id",

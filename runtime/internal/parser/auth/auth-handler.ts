@@ -164,18 +164,18 @@ function signatureParts(app: AppProgram, schemas: SchemaBuilder, handler: Declar
 function paramsOf(app: AppProgram, schemas: SchemaBuilder, handler: DeclaredHandler, type: ts.Type | undefined, node: ts.Node): RequestMeta {
   const { name } = handler;
   if (!type || !(type.flags & ts.TypeFlags.Object)) {
-    throw errorAt(app.appRoot, node, `the parameters of auth handler ${name} must be an object type of Header<...> and Query<...> fields`);
+    throw errorAt(app.appRoot, node, `the parameters of auth handler ${name} must be an object type of Header<...>, Query<...> and Cookie<...> fields`);
   }
   const params = buildRequest(app, schemas, { endpoint: `auth handler ${name}`, type, node, methods: ["GET"], pathParams: [], pathNode: handler.call });
   const owner = typeName(type) ?? `the parameters of auth handler ${name}`;
   for (const property of schemas.propertiesOf(type, { node, owner, field: "" })) {
     const declared = property.declaration && declaredTypeNode(property.declaration);
     if (!fieldWrapperOf(app.checker, declared)) {
-      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} must be a Header<...> or Query<...>: an auth handler reads only headers and the query string`);
+      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} must be a Header<...>, Query<...> or Cookie<...>: an auth handler reads only headers, the query string and cookies`);
     }
   }
   if (params.fields.length === 0) {
-    throw errorAt(app.appRoot, node, `auth handler ${name} reads no header or query parameter, so it would never run: declare one, e.g. authorization: Header<"Authorization">`);
+    throw errorAt(app.appRoot, node, `auth handler ${name} reads no header, query parameter or cookie, so it would never run: declare one, e.g. authorization: Header<"Authorization">`);
   }
   return params;
 }

@@ -7,7 +7,8 @@ import { docCommentBefore } from "../program/doc-comments.ts";
 import { errorAt, locationOf, toAppPath } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
-import { buildResponse, responseHeaderFields } from "./response.ts";
+import { responseBodySchema } from "../../meta/response-body.ts";
+import { buildResponse, responseCookieFields, responseHeaderFields } from "./response.ts";
 import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "../schema/schema.ts";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
@@ -125,7 +126,7 @@ interface TypedInput {
   readonly pathNode: ts.Node;
 }
 
-function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders"> {
+function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders" | "responseCookies"> {
   const handler = input.call.arguments[1];
   if (!handler) throw errorAt(app.appRoot, input.call, `endpoint ${input.label} has no handler function`);
   const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
@@ -148,17 +149,27 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
   return { request, ...responseParts(app, schemas, signature, handler, input.label) };
 }
 
-/** The response's schema (header fields included, as the handler returns them) and its header fields, when it has any. */
+/**
+ * The response's schema (header fields included, as the handler returns them; cookie fields
+ * left out, as Encore's client and OpenAPI leave them out) and its header and cookie fields,
+ * when it has any.
+ */
 function responseParts(
   app: AppProgram,
   schemas: SchemaBuilder,
   signature: ts.Signature,
   handler: ts.Expression,
   label: string,
-): Pick<EndpointMeta, "response" | "responseHeaders"> {
-  const response = buildResponse(app, schemas, signature, handler, label);
-  const headers = response ? responseHeaderFields(app, schemas, signature, handler, label) : [];
-  return headers.length > 0 ? { response, responseHeaders: headers } : { response };
+): Pick<EndpointMeta, "response" | "responseHeaders" | "responseCookies"> {
+  const full = buildResponse(app, schemas, signature, handler, label);
+  const headers = full ? responseHeaderFields(app, schemas, signature, handler, label) : [];
+  const cookies = full ? responseCookieFields(app, schemas, signature, handler, label) : [];
+  const response = full && cookies.length > 0 ? responseBodySchema(full, cookies) : full;
+  return {
+    response,
+    ...(headers.length > 0 && { responseHeaders: headers }),
+    ...(cookies.length > 0 && { responseCookies: cookies }),
+  };
 }
 
 /** Encore's rule: a static path has at most one dynamic segment, and it comes last. */

@@ -1,19 +1,22 @@
 import ts from "typescript";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
 
-/** A request field declared as `Header<...>` or `Query<...>` from encore.dev/api. */
+/** A field declared as `Header<...>`, `Query<...>` or `Cookie<...>` from encore.dev/api. */
 export interface FieldWrapper {
-  readonly location: "header" | "query";
+  readonly location: "header" | "query" | "cookie";
   /** The explicit wire name, when the declaration gives one. */
   readonly wireName?: string;
 }
+
+const WRAPPERS = ["Header", "Query", "Cookie"] as const;
 
 // Bounds alias chains such as `type A = B; type B = Header<"x">`.
 const MAX_ALIAS_DEPTH = 8;
 
 /**
  * Reads the wrapper from the declared type node: `Header<"X-Foo">` resolves to plain
- * `string`, so the resolved type no longer says where the value comes from.
+ * `string` (and `Cookie<"sid">` to a plain `{ value, ...options }` object), so the
+ * resolved type no longer says where the value comes from.
  */
 export function fieldWrapperOf(checker: ts.TypeChecker, typeNode: ts.TypeNode | undefined, depth = 0): FieldWrapper | undefined {
   if (!typeNode || depth > MAX_ALIAS_DEPTH) return undefined;
@@ -28,7 +31,7 @@ export function fieldWrapperOf(checker: ts.TypeChecker, typeNode: ts.TypeNode | 
   if (!ts.isTypeReferenceNode(typeNode)) return undefined;
 
   const origin = sdkExportOf(checker, typeNode.typeName);
-  const location = isSdkExport(origin, "api", "Header") ? "header" : isSdkExport(origin, "api", "Query") ? "query" : undefined;
+  const location = WRAPPERS.find((name) => isSdkExport(origin, "api", name))?.toLowerCase() as FieldWrapper["location"] | undefined;
   if (location) {
     const wireName = wireNameOf(checker, typeNode.typeArguments ?? []);
     return wireName === undefined ? { location } : { location, wireName };
@@ -38,7 +41,7 @@ export function fieldWrapperOf(checker: ts.TypeChecker, typeNode: ts.TypeNode | 
 
 /**
  * `Header<"X-Foo">` names the field and keeps type string; `Header<number, "X-Count">`
- * gives the type first and the name second.
+ * gives the type first and the name second (and so for `Query` and `Cookie`).
  */
 function wireNameOf(checker: ts.TypeChecker, args: readonly ts.TypeNode[]): string | undefined {
   const [typeOrName, name] = args.map((arg) => checker.getTypeFromTypeNode(arg));

@@ -21,12 +21,14 @@ export interface RequestInput {
 interface PlacedField {
   readonly field: RequestField;
   readonly property: PropertySchema;
+  /** What travels on the wire: the property's schema, or a cookie's value schema. */
+  readonly wire: JSONSchema;
 }
 
 // Methods whose requests carry a body; "*" is treated as one since it includes POST.
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "*"]);
 
-/** Splits the request type's fields into path, query, header and body, as Encore does. */
+/** Splits the request type's fields into path, query, header, cookie and body, as Encore does. */
 export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: RequestInput): RequestMeta {
   const owner = typeName(input.type) ?? `the request of ${input.endpoint}`;
   const site: SchemaSite = { node: input.node, owner, field: "" };
@@ -49,8 +51,9 @@ export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: Req
     const location: FieldLocation = isPath ? "path" : (wrapper?.location ?? defaultLocation);
     const named = wrapper?.wireName ?? property.name;
     const wireName = location === "header" ? named.toLowerCase() : named;
-    checkWireType(schemas, property, location, input.pathParams);
-    return { field: { name: property.name, location, wireName, optional: property.optional }, property };
+    const wire = location === "cookie" ? cookieValueSchema(schemas, property) : property.schema;
+    checkWireType(schemas, { ...property, schema: wire }, location, input.pathParams);
+    return { field: { name: property.name, location, wireName, optional: property.optional }, property, wire };
   });
 
   for (const param of input.pathParams) {
@@ -69,6 +72,7 @@ export function buildRequest(app: AppProgram, schemas: SchemaBuilder, input: Req
     query: locationSchema(app, placed, "query"),
     headers: locationSchema(app, placed, "header"),
     body: locationSchema(app, placed, "body"),
+    ...(placed.some(({ field }) => field.location === "cookie") && { cookies: locationSchema(app, placed, "cookie") }),
     full: withRef(objectSchema(placed.map(({ field, property }) => [field.name, property.schema, field.optional])), schemas.namedRef(input.type)),
   };
 }
@@ -97,7 +101,15 @@ const WIRE_RULES: Readonly<Record<Exclude<FieldLocation, "body">, string>> = {
   path: "path parameters must be a string, number, boolean or enum",
   query: "query parameters must be a string, number, boolean, enum, Date or an array of those",
   header: "headers must be a string, number, boolean, enum or Date",
+  cookie: "cookies must be a string, number, boolean, enum, Date or Decimal",
 };
+
+/** `Cookie<T, "name">` is the object `{ value: T, ...options }`: its value is what the Cookie header carries. */
+function cookieValueSchema(schemas: SchemaBuilder, property: PropertySchema): JSONSchema {
+  const value = (property.schema["properties"] as Record<string, JSONSchema> | undefined)?.["value"];
+  if (!value) schemas.fail(property.site, property.type, "a Cookie<...> field must be encore.dev/api's Cookie type, with a value");
+  return value;
+}
 
 /** Path, query and header values arrive as text, so only types that can be parsed from text fit. */
 function checkWireType(schemas: SchemaBuilder, property: PropertySchema, location: FieldLocation, pathParams: readonly PathParam[]): void {
@@ -107,7 +119,7 @@ function checkWireType(schemas: SchemaBuilder, property: PropertySchema, locatio
   const fits =
     location === "path"
       ? kind === "scalar"
-      : location === "header"
+      : location === "header" || location === "cookie"
         ? kind !== undefined
         : kind !== undefined || (schema["type"] === "array" && scalarKind(schema["items"] as JSONSchema) !== undefined);
   const wildcard = pathParams.find((param) => param.name === property.name)?.wildcard;
@@ -122,13 +134,15 @@ function withoutUndefined(schemas: SchemaBuilder, type: ts.Type): ts.Type {
   return hasNull ? type : schemas.checker.getNonNullableType(type);
 }
 
-function scalarKind(schema: JSONSchema | undefined): "scalar" | "date" | undefined {
+// A Decimal fits a query, a header or a cookie; Encore's parser refuses one in the path.
+function scalarKind(schema: JSONSchema | undefined): "scalar" | "date" | "decimal" | undefined {
   if (!schema) return undefined;
   if ("const" in schema) return ["string", "number", "boolean"].includes(typeof schema["const"]) ? "scalar" : undefined;
   if (Array.isArray(schema["enum"])) {
     return schema["enum"].every((value) => typeof value === "string" || typeof value === "number") ? "scalar" : undefined;
   }
   if (schema["x-encore-type"] === "date") return "date";
+  if (schema["x-encore-type"] === "decimal") return "decimal";
   const type = schema["type"];
   return type === "string" || type === "number" || type === "boolean" ? "scalar" : undefined;
 }
@@ -149,7 +163,7 @@ function locationSchema(
     }
     seen.set(field.wireName, field.name);
   }
-  return objectSchema(here.map(({ field, property }) => [field.wireName, property.schema, field.optional || mayBeAbsent.has(field.name)]));
+  return objectSchema(here.map(({ field, wire }) => [field.wireName, wire, field.optional || mayBeAbsent.has(field.name)]));
 }
 
 /** The whole request keeps the name of its type, for generated clients (which leave its path fields out). */

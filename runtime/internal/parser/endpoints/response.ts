@@ -48,7 +48,7 @@ export function responseHeaderFields(
   for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
     const typeNode = property.declaration && declaredTypeNode(property.declaration);
     const wrapper = fieldWrapperOf(app.checker, typeNode);
-    if (!wrapper) continue;
+    if (!wrapper || wrapper.location === "cookie") continue;
     if (wrapper.location !== "header") {
       throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a Query<...>: a response has no query string`);
     }
@@ -59,6 +59,45 @@ export function responseHeaderFields(
     const other = seen.get(wireName);
     if (other !== undefined) {
       throw errorAt(app.appRoot, property.site.node, `fields "${other}" and "${property.name}" both use the response header "${wireName}"`);
+    }
+    seen.set(wireName, property.name);
+    fields.push({ name: property.name, wireName, optional: property.optional });
+  }
+  return fields;
+}
+
+/**
+ * The response's `Cookie<...>` fields, which Encore sends as Set-Cookie headers with the
+ * options the handler sets (`sessionId: Cookie<"sid">` answered as
+ * `{ value, httpOnly: true, maxAge: 3600 }`). A value must fit a cookie as a request
+ * cookie's does: a string, number, boolean, Date or Decimal.
+ */
+export function responseCookieFields(
+  app: AppProgram,
+  schemas: SchemaBuilder,
+  signature: ts.Signature,
+  handler: ts.Expression,
+  endpoint: string,
+): ResponseHeaderField[] {
+  const returned = signature.getReturnType();
+  const type = app.checker.getAwaitedType(returned) ?? returned;
+  if (returnsNothing(type)) return [];
+  const owner = typeName(type) ?? `the response of ${endpoint}`;
+  const fields: ResponseHeaderField[] = [];
+  const seen = new Map<string, string>();
+  for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
+    const typeNode = property.declaration && declaredTypeNode(property.declaration);
+    const wrapper = fieldWrapperOf(app.checker, typeNode);
+    if (wrapper?.location !== "cookie") continue;
+    const value = (property.schema["properties"] as Record<string, JSONSchema> | undefined)?.["value"];
+    const valueType = value?.["type"];
+    if (!value || !(valueType === "string" || valueType === "number" || valueType === "boolean" || Array.isArray(value["enum"]) || "const" in value)) {
+      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a response cookie, whose value must be a string, number, boolean, enum, Date or Decimal`);
+    }
+    const wireName = wrapper.wireName ?? property.name;
+    const other = seen.get(wireName);
+    if (other !== undefined) {
+      throw errorAt(app.appRoot, property.site.node, `fields "${other}" and "${property.name}" both set the cookie "${wireName}"`);
     }
     seen.set(wireName, property.name);
     fields.push({ name: property.name, wireName, optional: property.optional });

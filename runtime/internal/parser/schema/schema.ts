@@ -3,6 +3,7 @@ import type { JSONSchema } from "../../meta/types.ts";
 import { docCommentBefore } from "../program/doc-comments.ts";
 import { errorAt, toAppPath, type ParseError } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
+import { isSdkExport, sdkExportOfSymbol } from "../sdk/sdk-symbols.ts";
 import { serviceOfFile, type ServiceInfo } from "../services/services.ts";
 import { unionSchema } from "./union-schema.ts";
 import { applyConstraints, constraintOf, type Constraint } from "./validation.ts";
@@ -43,6 +44,9 @@ export interface NamedRef {
 export const REF_KEY = "x-encore-ref";
 
 export const DATE_SCHEMA: JSONSchema = { type: "string", format: "date-time", "x-encore-type": "date" };
+
+/** `Decimal` from encore.dev/types: a string on the wire, as in Encore, read into a Decimal before the handler. */
+export const DECIMAL_SCHEMA: JSONSchema = { type: "string", "x-encore-type": "decimal" };
 
 const NOT_SERIALIZABLE = new Set([
   "Map", "ReadonlyMap", "WeakMap", "Set", "ReadonlySet", "WeakSet", "Promise", "PromiseLike",
@@ -177,6 +181,7 @@ export class SchemaBuilder {
     }
     const builtin = this.builtinName(type);
     if (builtin === "Date") return DATE_SCHEMA;
+    if (this.isDecimal(type)) return DECIMAL_SCHEMA;
     if (builtin && NOT_SERIALIZABLE.has(builtin)) return this.fail(site, type, `${builtin} is not serializable`);
     if (this.checker.isTupleType(type)) return this.fail(site, type, "tuples are not supported; use an array or an object");
     if (this.checker.isArrayType(type)) {
@@ -245,6 +250,11 @@ export class SchemaBuilder {
       infos.find((candidate) => candidate.keyType.flags & (ts.TypeFlags.Number | ts.TypeFlags.TemplateLiteral));
     if (!info) return undefined;
     return this.schemaOf(info.type, { ...site, field: `${site.field}[key]` });
+  }
+
+  private isDecimal(type: ts.Type): boolean {
+    const symbol = type.getSymbol();
+    return symbol !== undefined && isSdkExport(sdkExportOfSymbol(this.checker, symbol), "types", "Decimal");
   }
 
   /** Name of a type declared only by the standard library or @types packages, e.g. "Date". */

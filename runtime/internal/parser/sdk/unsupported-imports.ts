@@ -6,10 +6,7 @@ import type { AppProgram } from "../program/program.ts";
  * Names in encore.dev modules this runtime implements that it does not implement yet
  * (whole modules it lacks are refused by encore-dev-imports.ts).
  */
-export const unsupportedNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  "encore.dev/types": { Decimal: "the Decimal type", ToDecimal: "the Decimal type (ToDecimal)" },
-  "encore.dev/api": { Cookie: "cookie parameters (Cookie<...>)" },
-};
+export const unsupportedNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {};
 
 /**
  * Refuses, at generation and with file:line, imports of names the runtime lacks: otherwise

@@ -1,3 +1,5 @@
+import { parse as parseCookieHeader } from "cookie";
+
 // Whether a request carries any of the auth handler's parameters. Asked of every request
 // of an app with an auth handler, the short-link redirect included, so these read Node's
 // untouched request (rawHeaders, url) and allocate nothing: reading req.headers would make
@@ -59,4 +61,19 @@ function equalsLowerCase(given: string, lower: string): boolean {
     if (c !== lower.charCodeAt(i)) return false;
   }
   return true;
+}
+
+/**
+ * True when one of `names` is a cookie with a non-empty value in the request's Cookie
+ * header(s), as Encore counts a cookie auth parameter present. Only apps whose auth handler
+ * reads a cookie ask this.
+ */
+export function carriesCookie(rawHeaders: readonly string[], names: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const given = rawHeaders[i]!;
+    if (given.length !== 6 || !equalsLowerCase(given, "cookie")) continue;
+    const jar = parseCookieHeader(rawHeaders[i + 1]!, { decode: (value) => value });
+    if (names.some((name) => (jar[name] ?? "") !== "")) return true;
+  }
+  return false;
 }

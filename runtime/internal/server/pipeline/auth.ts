@@ -5,7 +5,7 @@ import { APIError, ErrCode } from "../../errors/api-error.ts";
 import type { AuthHandlerEntry } from "../../registry/endpoints.ts";
 import { authHandlerRun, runWithRequest, type AuthData } from "../../reqtrack/mod.ts";
 import { recorder } from "../../tracing/mod.ts";
-import { carriesHeader, carriesQueryParam } from "./auth-presence.ts";
+import { carriesCookie, carriesHeader, carriesQueryParam } from "./auth-presence.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { compileRequestDecoder } from "./request.ts";
 
@@ -31,6 +31,7 @@ export function compileAuthenticator(entry: AuthHandlerEntry, trustProxy: boolea
   const label = `auth handler ${meta.service}.${meta.name}`;
   const headerNames = meta.params.fields.filter((f) => f.location === "header").map((f) => f.wireName);
   const queryNames = meta.params.fields.filter((f) => f.location === "query").map((f) => f.wireName);
+  const cookieNames = meta.params.fields.filter((f) => f.location === "cookie").map((f) => f.wireName);
   const readsForwardedFor = headerNames.includes("x-forwarded-for");
   const decode = compileRequestDecoder(meta.params);
   const checkAuthData = compileAuthDataCheck(meta);
@@ -59,7 +60,8 @@ export function compileAuthenticator(entry: AuthHandlerEntry, trustProxy: boolea
   return {
     carriedBy: (req) =>
       (headerNames.length > 0 && carriesHeader(req.rawHeaders, headerNames)) ||
-      (queryNames.length > 0 && carriesQueryParam(req.url ?? "", queryNames)),
+      (queryNames.length > 0 && carriesQueryParam(req.url ?? "", queryNames)) ||
+      (cookieNames.length > 0 && carriesCookie(req.rawHeaders, cookieNames)),
     authenticate: (req, query) => {
       let params: Source;
       try {

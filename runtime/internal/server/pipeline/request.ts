@@ -5,6 +5,7 @@ import type { EndpointMeta, FieldLocation, JSONSchema, RequestMeta } from "../..
 import { compileDateReviver, datesAsText } from "../../validation/dates.ts";
 import { compileValidator, describeValidationError } from "../../validation/ajv.ts";
 import { settleForwardedFor } from "./client-address.ts";
+import { compileCookieDecoder } from "./request-cookies.ts";
 
 type Source = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export interface RawParts {
 }
 
 interface Part {
-  readonly location: FieldLocation;
+  readonly location: Exclude<FieldLocation, "cookie">;
   readonly validate: ValidateFunction;
   readonly revive: ((v: unknown) => unknown) | null;
   /** [wire name, parameter name] of each field from this location. */
@@ -31,7 +32,7 @@ interface Part {
  */
 export function compileRequestDecoder(meta: RequestMeta): (raw: RawParts) => Source {
   const parts: Part[] = [];
-  const add = (location: FieldLocation, schema: JSONSchema | null) => {
+  const add = (location: Part["location"], schema: JSONSchema | null) => {
     if (!schema) return;
     const fields = meta.fields.filter((f) => f.location === location).map((f) => [f.wireName, f.name] as const);
     parts.push({ location, validate: compileValidator(schema, location), revive: compileDateReviver(schema), fields });
@@ -40,6 +41,8 @@ export function compileRequestDecoder(meta: RequestMeta): (raw: RawParts) => Sou
   add("query", meta.query);
   add("header", meta.headers);
   add("path", meta.path); // last: a path parameter wins over a body field of the same name
+  const cookieFields = meta.fields.filter((f) => f.location === "cookie").map((f) => [f.wireName, f.name] as const);
+  const cookies = meta.cookies ? compileCookieDecoder(meta.cookies, cookieFields) : null;
 
   const pick = { body: (r: RawParts) => r.body, query: (r: RawParts) => r.query, header: (r: RawParts) => r.headers, path: (r: RawParts) => r.path };
   return (raw) => {
@@ -50,6 +53,7 @@ export function compileRequestDecoder(meta: RequestMeta): (raw: RawParts) => Sou
       const value = (part.revive ? part.revive(data) : data) as Source;
       for (const [wire, name] of part.fields) if (value[wire] !== undefined) params[name] = value[wire];
     }
+    if (cookies) Object.assign(params, cookies(raw.headers));
     return params;
   };
 }

@@ -32,6 +32,7 @@ export function fitsTypedFastLane(endpoint: Endpoint): boolean {
     !endpoint.chain &&
     meta.response !== null &&
     !meta.responseHeaders && // the fast lane writes the body only
+    !meta.responseCookies &&
     meta.methods.length === 1 &&
     meta.methods[0] === "GET" &&
     !isFallbackEndpoint(meta) &&

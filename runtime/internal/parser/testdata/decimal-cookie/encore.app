@@ -1,0 +1,4 @@
+{
+	"id": "",
+	"lang": "typescript",
+}
