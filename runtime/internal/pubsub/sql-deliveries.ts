@@ -2,7 +2,7 @@ import type { SqlQueryable } from "../sql/driver.ts";
 import type { SubscriptionSpec } from "./provider.ts";
 
 /** Node's setTimeout fires at once for anything longer. */
-const longestTimerMs = 2_147_483_647;
+export const longestTimerMs = 2_147_483_647;
 
 /** A delivery leased to this instance, as the claim returns it. */
 export interface Claimed {

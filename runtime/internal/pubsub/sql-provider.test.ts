@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { refusedConnection } from "../../test/closed-port.ts";
 import { freshDriver } from "../../test/driver.ts";
 import type { SqlDriver } from "../sql/driver.ts";
-import { pubSubProviderCases } from "./provider.cases.ts";
+import { pubSubProviderCases, topicSpecs } from "./provider.cases.ts";
 import type { Delivery, PubSubProvider, SubscriptionSpec } from "./provider.ts";
 import { subscriptionSpec } from "./specs.ts";
 import { sqlProvider } from "./sql-provider.ts";
@@ -72,10 +72,7 @@ pubSubProviderCases("SQL", {
   async instance(topics, subscriptions, warn = () => {}) {
     const p = sqlProvider({ driver: await reopen(), log: { warn }, pollIntervalMs: 200 });
     providers.push(p);
-    await p.start(
-      topics.map((name) => ({ name, deliveryGuarantee: "at-least-once" })),
-      subscriptions,
-    );
+    await p.start(topicSpecs(topics), subscriptions);
     return p;
   },
   storedMessages: (topic) => storedMessages("topic = $1", [topic]),
