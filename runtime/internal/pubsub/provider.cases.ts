@@ -384,6 +384,30 @@ export function pubSubProviderCases(provider: string, harness: PubSubHarness): v
       expect(events.indexOf("b2#1")).toBeLessThan(events.indexOf(`a0#${failures + 1}`));
     });
 
+    test("a message published without a key waits on no other", async () => {
+      const s = sub("alerts", "page", { ackDeadlineMs: 30_000 });
+      const p = await instance([orderedTopic("alerts")], [s]);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const handled: string[] = [];
+      p.subscribe(s, async (d) => {
+        const { key, n } = parse(d);
+        if (key === "held" && n === 0) await held;
+        handled.push(`${key}${n}`);
+      });
+
+      await publishKeyed(p, "alerts", "held", 0);
+      await publishKeyed(p, "alerts", "held", 1);
+      await p.publish("alerts", JSON.stringify({ key: "", n: 0 }));
+      await p.publish("alerts", JSON.stringify({ key: "", n: 1 }));
+
+      await waitFor("the keyless messages", () => handled.length === 2);
+      expect(handled.sort()).toEqual(["0", "1"]);
+      release();
+      await waitFor("the held key", () => handled.length === 4);
+      expect(handled.slice(2)).toEqual(["held0", "held1"]);
+    });
+
     test("once a message of a key is dead-lettered, the next of that key is delivered", async () => {
       const s = sub("shipments", "notify", { maxRetries: 1, ackDeadlineMs: 30_000 });
       const p = await instance([orderedTopic("shipments")], [s]);

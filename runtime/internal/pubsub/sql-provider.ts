@@ -109,7 +109,9 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
 
     async publish(topic, payload, traceparent, orderingKey) {
       const id = randomUUID();
-      await publishes.pushAsync({ id, topic, payload, traceparent: traceparent ?? null, orderingKey: orderingKey ?? null });
+      // On an ordered topic a message without a key is a key of its own: it waits on no other.
+      const key = ordered.has(topic) ? (orderingKey ?? id) : null;
+      await publishes.pushAsync({ id, topic, payload, traceparent: traceparent ?? null, orderingKey: key });
       return id;
     },
 
