@@ -320,6 +320,27 @@ describe("ordered topics on the SQL store", () => {
     expect(first).toEqual(['{"n":0}']);
   });
 
+  test("a key's backlog takes one statement per message: acknowledging one leases the next", async () => {
+    const publisher = sqlProvider({ driver: await reopen(), log: quiet });
+    providers.push(publisher);
+    await publisher.start([ordered], [spec("s")]);
+    for (let n = 0; n < 30; n++) await publisher.publish("events", JSON.stringify({ n }), undefined, "k");
+
+    const db = counting(await reopen());
+    const p = sqlProvider({ driver: db.driver, log: quiet, pollIntervalMs: 60_000 });
+    providers.push(p);
+    await p.start([ordered], [spec("s")]);
+    const before = db.count();
+    const got: number[] = [];
+    p.subscribe(spec("s"), async (d) => void got.push((JSON.parse(d.payload) as { n: number }).n));
+    await until(() => got.length === 30, "the key's 30 messages");
+    await sleep(300); // the last acknowledgement
+    expect(got).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    // The first claim, 30 acknowledgements (29 leasing the next), and the look after the
+    // last, which found none to lease. A claim after each acknowledgement would make 60.
+    expect(db.count() - before).toBeLessThanOrEqual(33);
+  });
+
   test("messages pending from before the topic was ordered are delivered once it is", async () => {
     const before = sqlProvider({ driver: await reopen(), log: quiet });
     providers.push(before);

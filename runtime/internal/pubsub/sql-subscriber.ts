@@ -2,7 +2,7 @@ import { cargo, type QueueObject } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
 import { acknowledge, claimDue, dropExpired, recordFailures, release, type Acknowledged, type Claimed, type ClaimResult, type Failed, type Settled } from "./sql-deliveries.ts";
-import { claimHeads } from "./sql-ordered.ts";
+import { acknowledgeAndLeaseNext, claimHeads } from "./sql-ordered.ts";
 
 /**
  * Most deliveries one statement claims or settles, so "no concurrency limit" stays
@@ -77,8 +77,8 @@ export class SqlSubscriber {
    *   up). While it is, an idle subscriber sets no timer and runs no query at all.
    * @param ordered the topic has an orderingAttribute: claims take only the oldest pending
    *   delivery of each key, and each acknowledgement makes the next of its key due, so
-   *   this subscriber looks again after each batch of them (the one that acknowledged
-   *   is the one that knows; close() tells the other instances).
+   *   the acknowledgement leases it too, or this subscriber looks again (the one that
+   *   acknowledged is the one that knows; the provider's close() tells the others).
    */
   constructor(
     private readonly driver: SqlDriver,
@@ -90,10 +90,12 @@ export class SqlSubscriber {
     readonly ordered = false,
   ) {
     this.#acks = cargo<Acknowledged>(async (batch: Acknowledged[]) => {
-      await acknowledge(driver, spec, batch);
+      // Ordered, the next message of each of these keys is due now: leased with the ack.
+      const leased = ordered ? await this.acknowledgeAndLeaseNext(batch) : (await acknowledge(driver, spec, batch), 0);
       // The pending look was timed for these leases running out; settled, they never will.
-      // Ordered, the next message of each of these keys is due now.
-      if (this.#timer !== undefined || ordered) this.wake();
+      // Ordered, a key whose next message was not leased with its ack is looked at again;
+      // when all were, the new leases run out later than the look, which then sets the next.
+      if (ordered ? leased < batch.length : this.#timer !== undefined) this.wake();
     }, batchLimit);
     this.#failures = cargo<Failed>(async (batch: Failed[]) => {
       await recordFailures(driver, spec, batch);
@@ -189,6 +191,19 @@ export class SqlSubscriber {
       this.#timer = setTimeout(() => this.wake(), nextLookMs);
       this.#timer.unref();
     }
+  }
+
+  /** Resolves to how many next messages were leased (and queued to run). */
+  private async acknowledgeAndLeaseNext(batch: readonly Acknowledged[]): Promise<number> {
+    const sentAt = performance.now();
+    const leased = await acknowledgeAndLeaseNext(this.driver, this.spec, batch, this.#closed ? 0 : Math.max(this.room, 0));
+    const queued = leased.map((c) => ({ ...c, leasedAt: sentAt }));
+    if (this.#closed) this.handBack(queued);
+    else {
+      this.#queue.push(...queued);
+      this.startQueued();
+    }
+    return leased.length;
   }
 
   private async claim(limit: number): Promise<ClaimResult> {
