@@ -131,6 +131,18 @@ const CASES: readonly Case[] = [
     message: "the topic passed to new Subscription(...) must name a topic declared as `const name = new Topic(...)`",
   },
   {
+    fixture: "ordering-literal",
+    file: "svc/events.ts",
+    at: "orderingAttribute: attribute,",
+    message: 'the orderingAttribute of topic "carts" must be a string literal',
+  },
+  {
+    fixture: "ordering-not-attribute",
+    file: "svc/events.ts",
+    at: 'orderingAttribute: "cartId",',
+    message: 'orderingAttribute "cartId" of topic "carts" must name a top-level field of its message declared as Attribute<...>',
+  },
+  {
     fixture: "migrations-source",
     file: "svc/db.ts",
     at: 'export const db = new SQLDatabase("main", {',

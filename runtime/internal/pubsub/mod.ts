@@ -110,13 +110,29 @@ export async function publish(topic: string, msg: unknown): Promise<string> {
   if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
     throw new TypeError(`topic "${topic}": a message must be an object`);
   }
+  const key = orderingKey(topics.get(topic)!, msg as Record<string, unknown>);
   const payload = JSON.stringify(msg);
   const id =
     recorder === null
-      ? await (await (provider ?? startPubSub())).publish(topic, payload)
-      : await recorder.publish(topic, async (traceparent) => (await (provider ?? startPubSub())).publish(topic, payload, traceparent));
+      ? await (await (provider ?? startPubSub())).publish(topic, payload, undefined, key)
+      : await recorder.publish(topic, async (traceparent) => (await (provider ?? startPubSub())).publish(topic, payload, traceparent, key));
   meter?.published(topic);
   return id;
+}
+
+/**
+ * The message's ordering key on a topic with an orderingAttribute. As in Encore, a
+ * message without the attribute is refused (Encore's runtime: "ordering attribute <name>
+ * not found"). An empty string is no key, as on GCP, where Encore's ordered topics run:
+ * such a message is delivered without ordering.
+ */
+function orderingKey(topic: TopicSpec, msg: Record<string, unknown>): string | undefined {
+  const attribute = topic.orderingAttribute;
+  if (attribute === undefined) return undefined;
+  const value = msg[attribute];
+  if (value === undefined || value === null) throw new Error(`ordering attribute ${attribute} not found`);
+  const key = String(value);
+  return key === "" ? undefined : key;
 }
 
 /** The started provider, if any (operations endpoints, shutdown). */

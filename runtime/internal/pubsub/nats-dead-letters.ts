@@ -11,6 +11,8 @@ export const publishedAtHeader = "Encore-Published-At";
 export const traceparentHeader = "traceparent";
 const errorHeader = "Encore-Error";
 const attemptsHeader = "Encore-Attempts";
+/** On an ordered topic's dead letter: the partition it came from, and goes back to when redriven. */
+const partitionHeader = "Encore-Partition";
 
 /** A MsgRequest the nats.js types do not list; servers since 2.9 answer it. */
 interface NextMsgRequest {
@@ -43,6 +45,8 @@ export class NatsDeadLetters {
     h.set(attemptsHeader, String(delivery.attempt));
     h.set(errorHeader, errorText(error));
     if (delivery.traceparent !== undefined) h.set(traceparentHeader, delivery.traceparent);
+    const partition = this.names.partitionOf(msg.subject);
+    if (partition !== undefined) h.set(partitionHeader, String(partition));
     // Keyed by the stream sequence, not the message id: if term() is lost and the
     // message fails again it is not stored twice, yet a redriven copy (new
     // sequence) can be dead-lettered again.
@@ -69,8 +73,12 @@ export class NatsDeadLetters {
       h.set(publishedAtHeader, dead.header.get(publishedAtHeader));
       const traceparent = dead.header.get(traceparentHeader);
       if (traceparent) h.set(traceparentHeader, traceparent);
+      const partition = dead.header.get(partitionHeader);
+      const subject = partition
+        ? this.names.partitionRedriveSubject(topic, subscription, Number(partition))
+        : this.names.redriveSubject(topic, subscription);
       // Two concurrent redrives (or one retried after a crash) store each letter once.
-      const ack = await this.js.publish(this.names.redriveSubject(topic, subscription), dead.data, {
+      const ack = await this.js.publish(subject, dead.data, {
         headers: h,
         msgID: `redrive:${stream}:${dead.seq}`,
       });

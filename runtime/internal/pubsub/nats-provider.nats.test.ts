@@ -5,8 +5,8 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { connect } from "nats";
 import { natsNames } from "./nats-names.ts";
 import { deleteNatsStreams, natsProvider } from "./nats-provider.ts";
-import { pubSubProviderCases, type Warn } from "./provider.cases.ts";
-import type { PubSubProvider, SubscriptionSpec } from "./provider.ts";
+import { pubSubProviderCases, topicSpecs, type Warn } from "./provider.cases.ts";
+import type { PubSubProvider, SubscriptionSpec, TopicSpec } from "./provider.ts";
 
 const url = process.env.TEST_NATS_URL?.trim();
 if (!url) {
@@ -27,17 +27,14 @@ afterEach(async () => {
 afterAll(() => deleteNatsStreams(natsUrl, prefix));
 
 /** A provider (another connection each time) with the topics' streams and consumers in place. */
-async function instance(topics: readonly string[], subscriptions: readonly SubscriptionSpec[], warn: Warn = () => {}): Promise<PubSubProvider> {
+async function instance(topics: readonly (string | TopicSpec)[], subscriptions: readonly SubscriptionSpec[], warn: Warn = () => {}): Promise<PubSubProvider> {
   const p = natsProvider({
     url: natsUrl,
     streamPrefix: prefix,
     logger: { warn, error: (obj, msg) => void problems.push(`${msg} ${JSON.stringify(obj)}`) },
   });
   open.push(p);
-  await p.start(
-    topics.map((name) => ({ name, deliveryGuarantee: "at-least-once" })),
-    subscriptions,
-  );
+  await p.start(topicSpecs(topics), subscriptions);
   return p;
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { connect, Events, headers, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
 import { NatsDeadLetters, traceparentHeader } from "./nats-dead-letters.ts";
-import { natsNames, type NatsNames } from "./nats-names.ts";
-import { consumerConfig, deadLetterStream, ensureStream, topicStream } from "./nats-streams.ts";
-import { NatsSubscriber, type NatsLogger } from "./nats-subscriber.ts";
+import { natsNames, orderingPartitions, partitionOfKey, type NatsNames } from "./nats-names.ts";
+import { consumerConfig, deadLetterStream, ensureStream, partitionConsumerConfig, topicStream } from "./nats-streams.ts";
+import { HandlerSlots, NatsSubscriber, type NatsLogger } from "./nats-subscriber.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
 
 export interface NatsProviderOptions {
@@ -23,8 +23,9 @@ interface Connected {
 
 /**
  * Pub/sub on NATS JetStream: one stream per topic, one durable pull consumer
- * per subscription, dead letters in a stream per topic (see nats-names.ts for
- * the layout). Several instances may share a stream prefix; they share the work.
+ * per subscription (per subscription and partition on an ordered topic), dead
+ * letters in a stream per topic (see nats-names.ts for the layout). Several
+ * instances may share a stream prefix; they share the work.
  *
  * @example
  * const provider = natsProvider({ url: "nats://127.0.0.1:4222", logger: log });
@@ -36,6 +37,8 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
   let connecting: Promise<Connected> | undefined;
   let connected: Connected | undefined;
   let declared: readonly SubscriptionSpec[] = [];
+  /** Topics with an orderingAttribute. */
+  let ordered = new Set<string>();
   const subscribers: NatsSubscriber[] = [];
 
   function connection(): Promise<Connected> {
@@ -54,22 +57,29 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
     async start(topics: readonly TopicSpec[], subscriptions: readonly SubscriptionSpec[]) {
       const { jsm } = await connection();
       const topicNames = new Set([...topics.map((t) => t.name), ...subscriptions.map((s) => s.topic)]);
+      const orderedTopics = new Set(topics.filter((t) => t.orderingAttribute !== undefined).map((t) => t.name));
       for (const topic of topicNames) {
         const subs = subscriptions.filter((s) => s.topic === topic);
         await ensureStream(jsm, topicStream(names, topic, subs));
         await ensureStream(jsm, deadLetterStream(names, topic));
         // Creating a durable consumer that exists updates it (nats-server >= 2.9).
-        for (const s of subs) await jsm.consumers.add(names.stream(topic), consumerConfig(names, s));
+        for (const s of subs) {
+          const configs = orderedTopics.has(topic) ? partitions.map((p) => partitionConsumerConfig(names, s, p)) : [consumerConfig(names, s)];
+          for (const config of configs) await jsm.consumers.add(names.stream(topic), config);
+        }
       }
       declared = subscriptions;
+      ordered = orderedTopics;
     },
 
-    async publish(topic, payload, traceparent) {
+    async publish(topic, payload, traceparent, orderingKey) {
       const { js } = await connection();
       const id = randomUUID();
+      // A message of an ordered topic without a key goes to a partition of its own choosing.
+      const subject = ordered.has(topic) ? names.partitionPublishSubject(topic, partitionOfKey(orderingKey ?? id)) : names.publishSubject(topic);
       try {
         // Resolves on the PubAck: the message is stored. The id lets JetStream drop a retried publish.
-        await js.publish(names.publishSubject(topic), payload, { msgID: id, ...(traceparent !== undefined && { headers: withTraceparent(traceparent) }) });
+        await js.publish(subject, payload, { msgID: id, ...(traceparent !== undefined && { headers: withTraceparent(traceparent) }) });
       } catch (err) {
         throw new Error(`NATS pub/sub: publishing to topic "${topic}" failed`, { cause: err });
       }
@@ -78,9 +88,16 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
 
     subscribe(spec, handler) {
       if (!connected) throw new Error(`NATS pub/sub: subscribe("${spec.name}") called before start()`);
-      const subscriber = new NatsSubscriber(connected.js, names, connected.deadLetters, spec, handler, log);
-      subscribers.push(subscriber);
-      subscriber.start();
+      const { js, deadLetters } = connected;
+      const slots = new HandlerSlots(spec.maxConcurrency);
+      const consumers = ordered.has(spec.topic)
+        ? partitions.map((p) => ({ name: names.partitionConsumer(spec.name, p), maxPull: 1 }))
+        : [{ name: names.consumer(spec.name), maxPull: Infinity }];
+      for (const consumer of consumers) {
+        const subscriber = new NatsSubscriber(js, names, deadLetters, spec, handler, log, consumer, slots);
+        subscribers.push(subscriber);
+        subscriber.start();
+      }
     },
 
     // backlog: the consumer's num_pending, messages not yet delivered to the
@@ -97,12 +114,13 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
       const dead = new Map(await Promise.all(topics.map(async (t) => [t, await deadLetters.counts(t)] as const)));
       return Promise.all(
         subs.map(async (s) => {
-          const info = await jsm.consumers.info(names.stream(s.topic), names.consumer(s.name));
+          const consumers = ordered.has(s.topic) ? partitions.map((p) => names.partitionConsumer(s.name, p)) : [names.consumer(s.name)];
+          const infos = await Promise.all(consumers.map((c) => jsm.consumers.info(names.stream(s.topic), c)));
           return {
             topic: s.topic,
             subscription: s.name,
-            backlog: info.num_pending,
-            inFlight: info.num_ack_pending,
+            backlog: infos.reduce((n, info) => n + info.num_pending, 0),
+            inFlight: infos.reduce((n, info) => n + info.num_ack_pending, 0),
             deadLetters: dead.get(s.topic)?.[names.deadSubject(s.topic, s.name)] ?? 0,
           };
         }),
@@ -127,6 +145,8 @@ export function natsProvider(options: NatsProviderOptions): PubSubProvider {
     },
   };
 }
+
+const partitions = Array.from({ length: orderingPartitions }, (_, p) => p);
 
 /**
  * Deletes every stream (and so every consumer and dead letter) created under

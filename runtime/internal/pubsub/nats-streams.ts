@@ -65,6 +65,23 @@ export function consumerConfig(names: NatsNames, s: SubscriptionSpec): Partial<C
   };
 }
 
+/**
+ * One partition of an ordered topic's subscription: it filters that partition's
+ * subjects and lets one message at a time be unacknowledged, whichever instance pulled
+ * it. A failed message nak'd with a backoff stays unacknowledged, so the next of its
+ * partition waits for its retry (or its dead-lettering, a term); one past its ack
+ * deadline is redelivered before anything after it.
+ */
+export function partitionConsumerConfig(names: NatsNames, s: SubscriptionSpec, p: number): Partial<ConsumerConfig> {
+  return {
+    ...consumerConfig(names, s),
+    durable_name: names.partitionConsumer(s.name, p),
+    description: `Encore subscription "${s.name}" on ordered topic "${s.topic}", partition ${p}`,
+    filter_subject: names.partitionSubjects(s.topic, p),
+    max_ack_pending: 1,
+  };
+}
+
 export async function ensureStream(jsm: JetStreamManager, cfg: NamedStreamConfig): Promise<void> {
   try {
     await jsm.streams.add(cfg);

@@ -15,15 +15,32 @@ const maxPullBatch = 256;
 /** Pause before pulling again after a failure (consumer missing, connection down). */
 const retryPauseMs = 1_000;
 
+/** A subscription's handlers running in this instance, shared by the consumers it pulls from. */
+export class HandlerSlots {
+  readonly running = new Set<Promise<void>>();
+  constructor(readonly limit: number) {}
+}
+
+/** The durable consumer to pull from, and at most how many messages it lets be unacknowledged. */
+export interface PulledConsumer {
+  readonly name: string;
+  /** Infinity for a subscription's consumer; 1 for a partition of an ordered topic. */
+  readonly maxPull: number;
+}
+
 /**
- * Delivers one subscription's messages in this instance from its durable pull
- * consumer. It pulls only as many messages as it has free handler slots, so no
- * message waits in a client-side buffer while its ack deadline runs; other
- * instances pulling from the same consumer share the work.
+ * Delivers one subscription's messages in this instance from a durable pull
+ * consumer (an ordered topic's subscription has one per partition, each pulled by a
+ * subscriber of its own sharing the subscription's handler slots). It pulls only as
+ * many messages as there are free handler slots, so no message waits in a
+ * client-side buffer while its ack deadline runs; other instances pulling from the
+ * same consumer share the work.
  */
 export class NatsSubscriber {
-  readonly #running = new Set<Promise<void>>();
+  readonly #running: Set<Promise<void>>;
   readonly #consumerName: string;
+  /** The subscription's token, as redrives name it. */
+  readonly #subscriptionToken: string;
   #closed = false;
   #batch: ConsumerMessages | undefined;
   #loop: Promise<void> | undefined;
@@ -37,8 +54,12 @@ export class NatsSubscriber {
     readonly spec: SubscriptionSpec,
     private readonly handler: DeliveryHandler,
     private readonly log: NatsLogger,
+    private readonly consumer: PulledConsumer = { name: names.consumer(spec.name), maxPull: Infinity },
+    private readonly slots: HandlerSlots = new HandlerSlots(spec.maxConcurrency),
   ) {
-    this.#consumerName = names.consumer(spec.name);
+    this.#consumerName = consumer.name;
+    this.#subscriptionToken = names.consumer(spec.name);
+    this.#running = slots.running;
   }
 
   start(): void {
@@ -59,7 +80,7 @@ export class NatsSubscriber {
   private async pull(): Promise<void> {
     let consumer: Consumer | undefined;
     while (!this.#closed) {
-      const free = Math.min(this.spec.maxConcurrency - this.#running.size, maxPullBatch);
+      const free = Math.min(this.slots.limit - this.#running.size, maxPullBatch, this.consumer.maxPull);
       if (free <= 0) {
         await Promise.race([...this.#running, this.#closing]);
         continue;
@@ -89,7 +110,7 @@ export class NatsSubscriber {
     if (this.#closed) return this.settle(msg, "nak", () => msg.nak());
     const addressee = this.names.addressee(msg.subject);
     // A redrive meant for another subscription of the topic: not ours to deliver.
-    if (addressee !== undefined && addressee !== this.#consumerName) return this.settle(msg, "ack", () => msg.ack());
+    if (addressee !== undefined && addressee !== this.#subscriptionToken) return this.settle(msg, "ack", () => msg.ack());
     const run = this.deliver(msg)
       .catch((err: unknown) => this.warnUnsettled(err, String(msg.seq), "delivery"))
       .finally(() => this.#running.delete(run));

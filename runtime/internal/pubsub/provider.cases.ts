@@ -3,7 +3,7 @@
 // keep beside it only what is particular to their engine.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { retryDelayMs, type Delivery, type PubSubProvider, type SubscriptionSpec } from "./provider.ts";
+import { retryDelayMs, type Delivery, type PubSubProvider, type SubscriptionSpec, type TopicSpec } from "./provider.ts";
 
 /** What a provider logs through; the cases read its warnings. */
 export type Warn = (obj: object, msg: string) => void;
@@ -11,12 +11,18 @@ export type Warn = (obj: object, msg: string) => void;
 export interface PubSubHarness {
   /**
    * Another instance of the provider, with connections of its own, as a second process
-   * would have: started with `topics` (at-least-once) and `subscriptions`, and closed by
-   * the implementation's file after the test. Each case uses topics no other case uses.
+   * would have: started with `topics` (a name: at-least-once, unordered; see topicSpecs)
+   * and `subscriptions`, and closed by the implementation's file after the test. Each
+   * case uses topics no other case uses.
    */
-  instance(topics: readonly string[], subscriptions: readonly SubscriptionSpec[], warn?: Warn): Promise<PubSubProvider>;
+  instance(topics: readonly (string | TopicSpec)[], subscriptions: readonly SubscriptionSpec[], warn?: Warn): Promise<PubSubProvider>;
   /** How many of `topic`'s messages the engine still stores. */
   storedMessages(topic: string): Promise<number>;
+}
+
+/** Topics as instance() takes them, as the provider's start() takes them. */
+export function topicSpecs(topics: readonly (string | TopicSpec)[]): TopicSpec[] {
+  return topics.map((t) => (typeof t === "string" ? { name: t, deliveryGuarantee: "at-least-once" } : t));
 }
 
 export function sub(topic: string, name: string, overrides: Partial<SubscriptionSpec> = {}): SubscriptionSpec {
@@ -303,6 +309,120 @@ export function pubSubProviderCases(provider: string, harness: PubSubHarness): v
       await p.close(200);
 
       expect(performance.now() - closing).toBeLessThan(1500);
+    });
+  });
+
+  describe(`${provider}: ordered topics (orderingAttribute)`, () => {
+    const orderedTopic = (name: string): TopicSpec => ({ name, deliveryGuarantee: "at-least-once", orderingAttribute: "key" });
+    /** A message of `key` numbered `n`, as mod.ts hands it over: the payload and the key apart. */
+    const publishKeyed = (p: PubSubProvider, topic: string, key: string, n: number) => p.publish(topic, JSON.stringify({ key, n }), undefined, key);
+    const parse = (d: Delivery) => JSON.parse(d.payload) as { key: string; n: number };
+
+    test("1,000 messages over 10 keys published from 3 instances: each key's handled in publish order, one at a time across instances, different keys at once", async () => {
+      // Fewer slots per instance than keys, so every instance gets keys of its own to handle.
+      const s = sub("carts", "fulfil", { maxConcurrency: 3, ackDeadlineMs: 30_000 });
+      const instances = [await instance([orderedTopic("carts")], [s]), await instance([orderedTopic("carts")], [s]), await instance([orderedTopic("carts")], [s])];
+      const keys = Array.from({ length: 10 }, (_, k) => `cart-${k}`);
+      const handled = new Map(keys.map((k) => [k, [] as number[]]));
+      const runningPerKey = new Map(keys.map((k) => [k, 0]));
+      let running = 0;
+      let mostAtOnce = 0;
+      let mostOfOneKey = 0;
+      const byInstance = [0, 0, 0];
+      instances.forEach((p, i) =>
+        p.subscribe(s, async (d) => {
+          const { key, n } = parse(d);
+          runningPerKey.set(key, runningPerKey.get(key)! + 1);
+          mostOfOneKey = Math.max(mostOfOneKey, runningPerKey.get(key)!);
+          mostAtOnce = Math.max(mostAtOnce, ++running);
+          await sleep(2);
+          handled.get(key)!.push(n);
+          byInstance[i]!++;
+          running--;
+          runningPerKey.set(key, runningPerKey.get(key)! - 1);
+        }),
+      );
+
+      // Each key's messages one after another (the order is then defined), by turns from
+      // each instance; the keys at once.
+      await Promise.all(
+        keys.map(async (key) => {
+          for (let n = 0; n < 100; n++) await publishKeyed(instances[n % 3]!, "carts", key, n);
+        }),
+      );
+
+      await waitFor("1,000 handled", () => [...handled.values()].every((ns) => ns.length >= 100), 120_000);
+      await sleep(200);
+      for (const key of keys) expect(handled.get(key), key).toEqual(Array.from({ length: 100 }, (_, n) => n));
+      expect(mostOfOneKey).toBe(1);
+      expect(mostAtOnce).toBeGreaterThan(1);
+      for (const count of byInstance) expect(count).toBeGreaterThan(0);
+    }, 180_000);
+
+    test("a failing message is retried before the next of its key, which waits; other keys go on meanwhile", async () => {
+      const s = sub("ledger", "post", { maxRetries: 10, ackDeadlineMs: 30_000 });
+      const p = await instance([orderedTopic("ledger")], [s]);
+      const events: string[] = [];
+      let otherKeyDone = false;
+      p.subscribe(s, async (d) => {
+        const { key, n } = parse(d);
+        events.push(`${key}${n}#${d.attempt}`);
+        if (key === "b" && n === 2) otherKeyDone = true;
+        // Fails until the other key is through, at least twice.
+        if (key === "a" && n === 0 && (!otherKeyDone || d.attempt < 3)) throw new Error("ledger locked");
+      });
+
+      for (const [key, n] of [["a", 0], ["a", 1], ["b", 0], ["a", 2], ["b", 1], ["b", 2]] as const) await publishKeyed(p, "ledger", key, n);
+
+      await waitFor("a2 handled", () => events.some((e) => e.startsWith("a2")), 20_000);
+      const ofA = events.filter((e) => e.startsWith("a"));
+      const failures = ofA.length - 3;
+      expect(failures).toBeGreaterThanOrEqual(2);
+      expect(ofA).toEqual([...Array.from({ length: failures + 1 }, (_, i) => `a0#${i + 1}`), "a1#1", "a2#1"]);
+      expect(events.filter((e) => e.startsWith("b"))).toEqual(["b0#1", "b1#1", "b2#1"]);
+      // b went through while a0 was still failing: the retry held up its own key only.
+      expect(events.indexOf("b2#1")).toBeLessThan(events.indexOf(`a0#${failures + 1}`));
+    });
+
+    test("a message published without a key waits on no other", async () => {
+      const s = sub("alerts", "page", { ackDeadlineMs: 30_000 });
+      const p = await instance([orderedTopic("alerts")], [s]);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const handled: string[] = [];
+      p.subscribe(s, async (d) => {
+        const { key, n } = parse(d);
+        if (key === "held" && n === 0) await held;
+        handled.push(`${key}${n}`);
+      });
+
+      await publishKeyed(p, "alerts", "held", 0);
+      await publishKeyed(p, "alerts", "held", 1);
+      await p.publish("alerts", JSON.stringify({ key: "", n: 0 }));
+      await p.publish("alerts", JSON.stringify({ key: "", n: 1 }));
+
+      await waitFor("the keyless messages", () => handled.length === 2);
+      expect(handled.sort()).toEqual(["0", "1"]);
+      release();
+      await waitFor("the held key", () => handled.length === 4);
+      expect(handled.slice(2)).toEqual(["held0", "held1"]);
+    });
+
+    test("once a message of a key is dead-lettered, the next of that key is delivered", async () => {
+      const s = sub("shipments", "notify", { maxRetries: 1, ackDeadlineMs: 30_000 });
+      const p = await instance([orderedTopic("shipments")], [s]);
+      const events: string[] = [];
+      p.subscribe(s, async (d) => {
+        const { n } = parse(d);
+        events.push(`${n}#${d.attempt}`);
+        if (n === 0) throw new Error("carrier down");
+      });
+
+      for (let n = 0; n < 3; n++) await publishKeyed(p, "shipments", "parcel-1", n);
+
+      await waitFor("the rest of the key", () => events.includes("2#1"));
+      expect(events).toEqual(["0#1", "0#2", "1#1", "2#1"]);
+      await waitFor("the dead letter counted", async () => (await statsOf(p, "shipments", "notify")).deadLetters === 1);
     });
   });
 }

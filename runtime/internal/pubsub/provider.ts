@@ -5,6 +5,11 @@
 export interface TopicSpec {
   readonly name: string;
   readonly deliveryGuarantee: "at-least-once" | "exactly-once";
+  /**
+   * The message field whose value is the ordering key: messages of one key are handled
+   * by each subscription one at a time, in publish order, across all instances; a
+   * failing one is retried (or dead-lettered) before the next of its key is delivered.
+   */
   readonly orderingAttribute?: string;
 }
 
@@ -56,8 +61,9 @@ export interface PubSubProvider {
   /**
    * Resolves to the message id once the message is durably stored. `traceparent` (the
    * publish span's, while tracing) travels with the message to each delivery.
+   * `orderingKey`: on a topic with an orderingAttribute, the message's value of it.
    */
-  publish(topic: string, payload: string, traceparent?: string): Promise<string>;
+  publish(topic: string, payload: string, traceparent?: string, orderingKey?: string): Promise<string>;
   /** Starts delivering the subscription's messages to `handler` (after start). */
   subscribe(subscription: SubscriptionSpec, handler: DeliveryHandler): void;
   stats(): Promise<SubscriptionStats[]>;

@@ -2,7 +2,7 @@ import type { SqlQueryable } from "../sql/driver.ts";
 import type { SubscriptionSpec } from "./provider.ts";
 
 /** Node's setTimeout fires at once for anything longer. */
-const longestTimerMs = 2_147_483_647;
+export const longestTimerMs = 2_147_483_647;
 
 /** A delivery leased to this instance, as the claim returns it. */
 export interface Claimed {
@@ -107,13 +107,16 @@ export interface Acknowledged extends Settled {
  * IS NOT DISTINCT FROM, which no index serves, so the TID scan is the only plan.
  */
 export async function acknowledge(db: SqlQueryable, spec: SubscriptionSpec, batch: readonly Acknowledged[]): Promise<void> {
-  await db.query(
-    `DELETE FROM pubsub_delivery d
-     WHERE d.ctid = ANY($3::tid[])
+  await db.query(`DELETE FROM pubsub_delivery d WHERE ${stillLeased}`, acknowledgeParams(spec, batch));
+}
+
+/** The rows of a batch of acknowledgements still under the lease that ran them ($1 to $4: acknowledgeParams). */
+export const stillLeased = `d.ctid = ANY($3::tid[])
        AND (d.topic, d.subscription, d.state) IS NOT DISTINCT FROM ($1, $2, 'leased')
-       AND d.message_id::text || '/' || d.attempts = ANY($4::text[])`,
-    [spec.topic, spec.name, batch.map((a) => a.rowId), batch.map((a) => `${a.messageId}/${a.attempt}`)],
-  );
+       AND d.message_id::text || '/' || d.attempts = ANY($4::text[])`;
+
+export function acknowledgeParams(spec: SubscriptionSpec, batch: readonly Acknowledged[]): unknown[] {
+  return [spec.topic, spec.name, batch.map((a) => a.rowId), batch.map((a) => `${a.messageId}/${a.attempt}`)];
 }
 
 /** Schedules a batch of failed deliveries again after their backoff, or dead-letters them; the lease rule as for acks. */

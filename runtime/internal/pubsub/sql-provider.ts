@@ -5,6 +5,7 @@ import { applyMigrations } from "../sql/migrations.ts";
 import { Notifier, notifyChannel } from "./notifier.ts";
 import type { PubSubProvider, SubscriptionSpec, SubscriptionStats, TopicSpec } from "./provider.ts";
 import { pubsubMigrations } from "./sql-schema.ts";
+import { keyUnkeyed } from "./sql-ordered.ts";
 import { SqlSubscriber } from "./sql-subscriber.ts";
 
 export interface SqlProviderOptions {
@@ -27,6 +28,7 @@ interface Pending {
   readonly topic: string;
   readonly payload: string;
   readonly traceparent: string | null;
+  readonly orderingKey: string | null;
 }
 
 /**
@@ -43,6 +45,8 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   const { driver } = options;
   let routes: { topics: string[]; subscriptions: string[] } = { topics: [], subscriptions: [] };
   let routed = new Set<string>();
+  /** Topics with an orderingAttribute: their subscriptions deliver a key's messages one at a time. */
+  let ordered = new Set<string>();
   const subscribers = new Map<string, SqlSubscriber>();
   const notifier = new Notifier(
     options.listenUrl,
@@ -55,7 +59,8 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   // Group commit: publishes that arrive while a batch is being written wait and go
   // together in the next (up to 500), so under load one statement and one commit
   // serve many publishers, and a lone publish is written at once. A failed batch
-  // fails every publish in it.
+  // fails every publish in it. Rows are inserted in batch order, so the sequence numbers
+  // that order a key's messages follow the order of the publishes.
   const publishes = cargo<Pending>(async (all: Pending[]) => {
     const batch = all.filter((p) => routed.has(p.topic));
     if (batch.length === 0) return;
@@ -63,10 +68,12 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
     // The NOTIFY goes in the same statement: it is sent at commit, one round trip for both.
     await driver.query(
       `WITH d AS (
-         INSERT INTO pubsub_delivery (topic, subscription, message_id, payload, traceparent)
-         SELECT m.topic, s.subscription, m.id, m.payload, m.traceparent
-         FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[]) AS m (id, topic, payload, traceparent)
-           JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic)
+         INSERT INTO pubsub_delivery (topic, subscription, message_id, payload, traceparent, ordering_key)
+         SELECT m.topic, s.subscription, m.id, m.payload, m.traceparent, m.ordering_key
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $6::text[], $9::text[])
+             WITH ORDINALITY AS m (id, topic, payload, traceparent, ordering_key, n)
+           JOIN unnest($4::text[], $5::text[]) AS s (topic, subscription) ON s.topic = m.topic
+         ORDER BY m.n)
        SELECT pg_notify($7, t) FROM unnest($8::text[]) AS t`,
       [
         batch.map((p) => p.id),
@@ -77,6 +84,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
         batch.map((p) => p.traceparent),
         notifyChannel,
         notifier.enabled ? topics : [],
+        batch.map((p) => p.orderingKey),
       ],
     );
     for (const topic of topics) wake(topic);
@@ -87,19 +95,23 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
   }
 
   return {
-    async start(_topics: readonly TopicSpec[], subscriptions: readonly SubscriptionSpec[]) {
+    async start(topics: readonly TopicSpec[], subscriptions: readonly SubscriptionSpec[]) {
       await applyMigrations(driver, pubsubMigrations);
       routes = {
         topics: subscriptions.map((s) => s.topic),
         subscriptions: subscriptions.map((s) => s.name),
       };
       routed = new Set(routes.topics);
+      ordered = new Set(topics.filter((t) => t.orderingAttribute !== undefined).map((t) => t.name));
+      await keyUnkeyed(driver, [...ordered]);
       await notifier.start();
     },
 
-    async publish(topic, payload, traceparent) {
+    async publish(topic, payload, traceparent, orderingKey) {
       const id = randomUUID();
-      await publishes.pushAsync({ id, topic, payload, traceparent: traceparent ?? null });
+      // On an ordered topic a message without a key is a key of its own: it waits on no other.
+      const key = ordered.has(topic) ? (orderingKey ?? id) : null;
+      await publishes.pushAsync({ id, topic, payload, traceparent: traceparent ?? null, orderingKey: key });
       return id;
     },
 
@@ -111,6 +123,7 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
         options.log,
         options.pollIntervalMs ?? 1000,
         () => notifier.listening,
+        ordered.has(spec.topic),
       );
       subscribers.set(`${spec.topic}\u0000${spec.name}`, subscriber);
       subscriber.wake();
@@ -146,6 +159,10 @@ export function sqlProvider(options: SqlProviderOptions): PubSubProvider {
 
     async close(graceMs) {
       await Promise.all([...subscribers.values()].map((s) => s.close(graceMs)));
+      // A key's next message became due when this instance acknowledged the one before,
+      // and only this instance looked for it then: the others are told to look.
+      const orderedTopics = [...new Set([...subscribers.values()].filter((s) => s.ordered).map((s) => s.spec.topic))];
+      await notifier.notify(driver, orderedTopics);
       await notifier.close();
     },
   };

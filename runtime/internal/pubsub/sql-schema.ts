@@ -67,4 +67,23 @@ export const pubsubMigrations: Migration[] = [
       DROP TABLE pubsub_message CASCADE;
     `,
   },
+  {
+    // Ordered topics: a delivery carries its message's ordering key (NULL on topics
+    // without orderingAttribute) and a sequence number in publish order, so a claim can
+    // take only the oldest undelivered delivery of each key (sql-deliveries.ts). Both
+    // columns have defaults, so an instance of version 3 still publishing (unordered
+    // messages) or claiming works on, unchanged. Adding the serial column rewrites the
+    // table once: acknowledgements of deliveries leased before that (found by where the
+    // row was) miss, and those messages come back after their ack deadline.
+    version: 4,
+    name: "ordering_keys",
+    file: "runtime/internal/pubsub/sql-schema.ts",
+    sql: `
+      ALTER TABLE pubsub_delivery
+        ADD COLUMN ordering_key text,
+        ADD COLUMN seq bigserial;
+      CREATE INDEX pubsub_delivery_ordering ON pubsub_delivery (topic, subscription, ordering_key, seq)
+        WHERE ordering_key IS NOT NULL AND state <> 'dead';
+    `,
+  },
 ];

@@ -1,7 +1,8 @@
 import { cargo, type QueueObject } from "async";
 import type { SqlDriver } from "../sql/driver.ts";
 import { handlerFailure, retriesExhausted, retryDelayMs, type Delivery, type DeliveryHandler, type SubscriptionSpec } from "./provider.ts";
-import { acknowledge, claimDue, dropExpired, recordFailures, release, type Acknowledged, type Claimed, type Failed, type Settled } from "./sql-deliveries.ts";
+import { acknowledge, claimDue, dropExpired, recordFailures, release, type Acknowledged, type Claimed, type ClaimResult, type Failed, type Settled } from "./sql-deliveries.ts";
+import { acknowledgeAndLeaseNext, claimHeads } from "./sql-ordered.ts";
 
 /**
  * Most deliveries one statement claims or settles, so "no concurrency limit" stays
@@ -62,6 +63,8 @@ export class SqlSubscriber {
   #ahead = 0;
   #finished = 0;
   #rateMark = { at: 0, finished: 0 };
+  /** Ordered: where the next claim's walk over the keys starts. */
+  #cursor = "";
   /** Handlers running, and outcomes not yet written: what close() waits for. */
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #acks: QueueObject<Acknowledged>;
@@ -72,6 +75,10 @@ export class SqlSubscriber {
    *   will wake this subscriber: after a failed look, and while `listening()` is false.
    * @param listening whether publishes from other instances wake this one (LISTEN is
    *   up). While it is, an idle subscriber sets no timer and runs no query at all.
+   * @param ordered the topic has an orderingAttribute: claims take only the oldest pending
+   *   delivery of each key, and each acknowledgement makes the next of its key due, so
+   *   the acknowledgement leases it too, or this subscriber looks again (the one that
+   *   acknowledged is the one that knows; the provider's close() tells the others).
    */
   constructor(
     private readonly driver: SqlDriver,
@@ -80,11 +87,15 @@ export class SqlSubscriber {
     private readonly log: Log,
     private readonly pollIntervalMs: number,
     private readonly listening: () => boolean = () => false,
+    readonly ordered = false,
   ) {
     this.#acks = cargo<Acknowledged>(async (batch: Acknowledged[]) => {
-      await acknowledge(driver, spec, batch);
+      // Ordered, the next message of each of these keys is due now: leased with the ack.
+      const leased = ordered ? await this.acknowledgeAndLeaseNext(batch) : (await acknowledge(driver, spec, batch), 0);
       // The pending look was timed for these leases running out; settled, they never will.
-      if (this.#timer !== undefined) this.wake();
+      // Ordered, a key whose next message was not leased with its ack is looked at again;
+      // when all were, the new leases run out later than the look, which then sets the next.
+      if (ordered ? leased < batch.length : this.#timer !== undefined) this.wake();
     }, batchLimit);
     this.#failures = cargo<Failed>(async (batch: Failed[]) => {
       await recordFailures(driver, spec, batch);
@@ -144,7 +155,7 @@ export class SqlSubscriber {
         await this.sweepExpired();
         while (!this.#closed && this.claimNow) {
           const sentAt = performance.now();
-          const { claimed, nextDueMs } = await claimDue(this.driver, this.spec, this.room);
+          const { claimed, nextDueMs } = await this.claim(this.room);
           this.adjustAhead(sentAt);
           const leased = claimed.map((c) => ({ ...c, leasedAt: sentAt }));
           // Closed while claiming: what was taken goes back at once, unstarted.
@@ -182,6 +193,26 @@ export class SqlSubscriber {
     }
   }
 
+  /** Resolves to how many next messages were leased (and queued to run). */
+  private async acknowledgeAndLeaseNext(batch: readonly Acknowledged[]): Promise<number> {
+    const sentAt = performance.now();
+    const leased = await acknowledgeAndLeaseNext(this.driver, this.spec, batch, this.#closed ? 0 : Math.max(this.room, 0));
+    const queued = leased.map((c) => ({ ...c, leasedAt: sentAt }));
+    if (this.#closed) this.handBack(queued);
+    else {
+      this.#queue.push(...queued);
+      this.startQueued();
+    }
+    return leased.length;
+  }
+
+  private async claim(limit: number): Promise<ClaimResult> {
+    if (!this.ordered) return claimDue(this.driver, this.spec, limit);
+    const result = await claimHeads(this.driver, this.spec, limit, this.#cursor);
+    this.#cursor = result.cursor;
+    return result;
+  }
+
   /**
    * Sets how many to claim ahead from the handlers' pace since the previous claim and
    * this claim's round trip (Little's law): what they finish in `aheadRoundTrips` round
@@ -189,6 +220,9 @@ export class SqlSubscriber {
    * most per claim when handlers slow down. A queued delivery so waits a few round trips.
    */
   private adjustAhead(sentAt: number): void {
+    // Ordered, a delivery claimed ahead holds up its whole key here while it waits for a
+    // slot, though another instance may have one free: claim only for free slots.
+    if (this.ordered) return;
     const now = performance.now();
     const perMs = (this.#finished - this.#rateMark.finished) / Math.max(now - this.#rateMark.at, 1);
     this.#rateMark = { at: now, finished: this.#finished };

@@ -1,6 +1,7 @@
 import ts from "typescript";
 import type { JSONSchema, SubscriptionMeta, TopicMeta } from "../../meta/types.ts";
 import { errorAt, locationOf } from "../program/errors.ts";
+import { propertyNameOf } from "../program/literals.ts";
 import { compareText, type AppProgram } from "../program/program.ts";
 import { namedResource, servicesOf, usesOf } from "../services/references.ts";
 import { typeName, type SchemaBuilder } from "../schema/schema.ts";
@@ -28,6 +29,7 @@ interface Declared {
 export function findPubSub(app: AppProgram, services: readonly ServiceInfo[], schemas: SchemaBuilder): PubSub {
   const declared = findDeclarations(app, services);
   const topics = declared.filter((d) => d.kind === "topic");
+  for (const topic of topics) checkOrderingAttribute(app, topic);
   const uses = usesOf(app, topics.map((topic) => topic.node));
   return {
     topics: topics
@@ -89,12 +91,53 @@ function literalName(app: AppProgram, node: ts.NewExpression, index: number, con
   return arg.text;
 }
 
-/** The topic's type argument, written (`new Topic<Message>(...)`) or inferred, as JSON Schema. */
-function messageSchema(app: AppProgram, schemas: SchemaBuilder, topic: Declared): JSONSchema {
+/** The topic's type argument, written (`new Topic<Message>(...)`) or inferred. */
+function messageType(app: AppProgram, topic: Declared): ts.Type | undefined {
   const written = topic.node.typeArguments?.[0];
-  const type = written
+  return written
     ? app.checker.getTypeFromTypeNode(written)
     : app.checker.getTypeArguments(app.checker.getTypeAtLocation(topic.node) as ts.TypeReference)[0];
+}
+
+/**
+ * A topic's `orderingAttribute`, as Encore reads it: a string literal (its parser takes
+ * the config as literals), naming a top-level field of the message declared as
+ * `Attribute<...>`. Encore's runtime takes the ordering key from the message's
+ * attributes, which only `Attribute` fields become, so any other name would make every
+ * publish fail ("ordering attribute ... not found"); TypeScript says so through
+ * `AttributesOf`, and generation refuses it here.
+ */
+function checkOrderingAttribute(app: AppProgram, topic: Declared): void {
+  const config = topic.node.arguments?.[1];
+  if (!config || !ts.isObjectLiteralExpression(config)) return;
+  const property = config.properties.find((p) => propertyNameOf(p) === "orderingAttribute");
+  if (!property) return;
+  const value = ts.isPropertyAssignment(property) ? property.initializer : undefined;
+  // Only a string literal, as Encore's parser: not a template, not a constant's name.
+  if (!value || !ts.isStringLiteral(value)) {
+    throw errorAt(app.appRoot, property, `the orderingAttribute of topic "${topic.name}" must be a string literal`);
+  }
+  const type = messageType(app, topic);
+  const field = type && app.checker.getPropertyOfType(type, value.text);
+  if (!field || !isAttribute(app.checker, app.checker.getTypeOfSymbol(field))) {
+    throw errorAt(
+      app.appRoot,
+      value,
+      `orderingAttribute "${value.text}" of topic "${topic.name}" must name a top-level field of its message declared as Attribute<...>`,
+    );
+  }
+}
+
+/** `Attribute<T>` is `T | (T & { __attributeBrand })`: a branded member marks it. */
+function isAttribute(checker: ts.TypeChecker, type: ts.Type): boolean {
+  const members = type.isUnion() ? type.types : [type];
+  return members.some((member) => checker.getPropertyOfType(member, "__attributeBrand") !== undefined);
+}
+
+/** The topic's message type as JSON Schema. */
+function messageSchema(app: AppProgram, schemas: SchemaBuilder, topic: Declared): JSONSchema {
+  const written = topic.node.typeArguments?.[0];
+  const type = messageType(app, topic);
   if (!type) return {};
   return schemas.schemaOf(type, { node: written ?? topic.node, owner: typeName(type) ?? `the message of topic "${topic.name}"`, field: "" });
 }

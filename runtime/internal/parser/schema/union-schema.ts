@@ -13,7 +13,9 @@ export function unionSchema(
   fail: (reason: string) => never,
 ): JSONSchema {
   const absent = ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Null;
-  const present = type.types.filter((member) => !(member.flags & absent));
+  // Attribute<T> (encore.dev/pubsub) is T | (T & { __attributeBrand }): the branded half
+  // exists only for the type checker (AttributesOf), so the field is a plain T.
+  const present = type.types.filter((member) => !(member.flags & absent) && !checker.getPropertyOfType(member, "__attributeBrand"));
   const nullable = type.types.some((member) => member.flags & ts.TypeFlags.Null);
   if (present.length === 0) return nullable ? { type: "null" } : fail("undefined is not serializable");
 
