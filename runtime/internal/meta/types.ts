@@ -191,6 +191,11 @@ export interface EndpointMeta {
    * body, as Encore does; absent when it has none. In-process calls get them as fields.
    */
   readonly responseHeaders?: readonly ResponseHeaderField[];
+  /**
+   * The response field declared as `HttpStatus`: its value is the HTTP status of the answer,
+   * and it is not in `response` (nor the body, the clients, the OpenAPI document), as in Encore.
+   */
+  readonly httpStatusField?: string;
   /** Only for kind "static". */
   readonly static?: StaticMeta;
   /** Only for kind "stream". */

@@ -1,5 +1,5 @@
 import secureJson from "secure-json-parse";
-import { APIError } from "../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../errors/api-error.ts";
 import type { JSONSchema } from "../meta/types.ts";
 import { compileDateReviver } from "../validation/dates.ts";
 import { compileValidator, describeValidationError } from "../validation/ajv.ts";
@@ -21,7 +21,7 @@ export function compileMessageDecoder(schema: JSONSchema): MessageDecoder {
     try {
       data = secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
     } catch (err) {
-      throw APIError.invalidArgument("the message is not valid JSON", err as Error);
+      throw withPrivateCause(APIError.invalidArgument("the message is not valid JSON", err as Error));
     }
     if (!validate(data)) {
       const first = validate.errors?.[0];

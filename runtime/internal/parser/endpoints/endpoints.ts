@@ -7,7 +7,7 @@ import { docCommentBefore } from "../program/doc-comments.ts";
 import { errorAt, locationOf, toAppPath } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
-import { buildResponse, responseHeaderFields } from "./response.ts";
+import { buildResponse, httpStatusField, responseHeaderFields, withoutStatusField } from "./response.ts";
 import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "../schema/schema.ts";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
@@ -125,7 +125,7 @@ interface TypedInput {
   readonly pathNode: ts.Node;
 }
 
-function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders"> {
+function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders" | "httpStatusField"> {
   const handler = input.call.arguments[1];
   if (!handler) throw errorAt(app.appRoot, input.call, `endpoint ${input.label} has no handler function`);
   const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
@@ -148,17 +148,27 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
   return { request, ...responseParts(app, schemas, signature, handler, input.label) };
 }
 
-/** The response's schema (header fields included, as the handler returns them) and its header fields, when it has any. */
+/**
+ * The response's schema (header fields included, as the handler returns them; its HttpStatus
+ * field left out, as Encore leaves it out of the body and the clients), its header fields
+ * and its status field, when it has them.
+ */
 function responseParts(
   app: AppProgram,
   schemas: SchemaBuilder,
   signature: ts.Signature,
   handler: ts.Expression,
   label: string,
-): Pick<EndpointMeta, "response" | "responseHeaders"> {
-  const response = buildResponse(app, schemas, signature, handler, label);
-  const headers = response ? responseHeaderFields(app, schemas, signature, handler, label) : [];
-  return headers.length > 0 ? { response, responseHeaders: headers } : { response };
+): Pick<EndpointMeta, "response" | "responseHeaders" | "httpStatusField"> {
+  const built = buildResponse(app, schemas, signature, handler, label);
+  const headers = built ? responseHeaderFields(app, schemas, signature, handler, label) : [];
+  const status = built ? httpStatusField(app, schemas, signature, handler, label) : null;
+  const response = built && status !== null ? withoutStatusField(built, status) : built;
+  return {
+    response,
+    ...(headers.length > 0 && { responseHeaders: headers }),
+    ...(status !== null && { httpStatusField: status }),
+  };
 }
 
 /** Encore's rule: a static path has at most one dynamic segment, and it comes last. */

@@ -7,6 +7,7 @@ import { recorder } from "../../tracing/mod.ts";
 import { compileAuthStep } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { compileParamsStep } from "./request.ts";
+import { compileResponseStatusStep } from "./response-status.ts";
 import { compileResponseHeaders } from "./response-headers.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
@@ -33,6 +34,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const chain = endpoint.chain ?? null;
   const headerFields = meta.response ? compileResponseHeaders(meta.response, meta.responseHeaders) : null;
+  const statusField = meta.response ? compileResponseStatusStep(meta.httpStatusField, headerFields?.bodySchema ?? meta.response) : null;
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
     // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
@@ -53,11 +55,13 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
     if (chain) {
       const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
       headerFields?.apply(reply, parts.payload);
+      statusField?.apply(reply, parts.payload);
       applyResponseParts(reply, parts);
       return meta.response ? parts.payload : reply.send();
     }
     const result = await runWithRequest(request, () => handler(params));
     headerFields?.apply(reply, result);
+    statusField?.apply(reply, result);
     return meta.response ? result : reply.send();
   };
   return {

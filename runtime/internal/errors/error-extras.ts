@@ -1,0 +1,84 @@
+import { runtimeDir } from "../config/runtime-dir.mjs";
+
+/**
+ * What Encore adds to error answers on request (runtimes/core/src/api/error.rs):
+ * `internal_message` with ENCORE_API_INCLUDE_INTERNAL_MESSAGE, `stack` with
+ * ENCORE_API_INCLUDE_ERROR_STACK. `encore run` sets the first for local development.
+ */
+export interface ErrorExtras {
+  readonly internalMessage: boolean;
+  readonly stack: boolean;
+}
+
+export const noErrorExtras: ErrorExtras = Object.freeze({ internalMessage: false, stack: false });
+
+/** One frame as Encore writes it: the file relative to the working folder, the line, the function (null when anonymous). */
+export interface StackFrame {
+  file: string;
+  line: number;
+  func: string | null;
+}
+
+/**
+ * The error's JavaScript stack as Encore's runtime reads it (runtimes/js/src/log.rs): the
+ * "at …" lines, without Node's own frames, frames with no file, and the SDK's frames
+ * (Encore drops node_modules/encore.dev/; here, this runtime's folder too).
+ */
+export function stackOf(err: Error, cwd = process.cwd()): StackFrame[] {
+  const frames: StackFrame[] = [];
+  for (const line of (err.stack ?? "").split("\n")) {
+    const frame = frameOf(line.trim(), cwd);
+    if (frame && !isCommonFrame(frame.file)) frames.push(frame);
+  }
+  return frames;
+}
+
+function frameOf(line: string, cwd: string): StackFrame | null {
+  if (!line.startsWith("at ")) return null;
+  const rest = line.slice(3).trimStart();
+  let func: string | null = null;
+  let location = rest;
+  if (rest.endsWith(")")) {
+    const open = rest.lastIndexOf("(");
+    if (open < 0) return null;
+    func = rest.slice(0, open).trim();
+    location = rest.slice(open + 1, -1);
+  }
+  const parsed = fileLineOf(location);
+  if (!parsed) return null;
+  const prefix = `${cwd}/`;
+  const file = parsed.file.startsWith(prefix) ? parsed.file.slice(prefix.length) : parsed.file;
+  return { file, line: parsed.line, func };
+}
+
+// "<file>:<line>:<column>" or "<file>:<line>", split at the first colon as Encore does (after file://).
+function fileLineOf(location: string): { file: string; line: number } | null {
+  const text = location.startsWith("file://") ? location.slice("file://".length) : location;
+  const colon = text.indexOf(":");
+  if (colon < 0) return null;
+  const [line, column] = text.slice(colon + 1).split(":");
+  if (!/^\d+$/.test(line ?? "") || (column !== undefined && !/^\d+$/.test(column))) return null;
+  return { file: text.slice(0, colon).trim(), line: Number(line) };
+}
+
+let runtimeFolder: string | undefined;
+
+function isCommonFrame(file: string): boolean {
+  runtimeFolder ??= `${runtimeDir()}/`;
+  return (
+    file === "" ||
+    file.startsWith("node:") ||
+    file.includes("node_modules/encore.dev/") ||
+    file.includes("node_modules/encore-selfhost/") ||
+    file.startsWith(runtimeFolder)
+  );
+}
+
+/** Encore's reading of these variables: set, not empty and not "0". */
+export function parseErrorExtras(env: Readonly<Record<string, string | undefined>>): ErrorExtras {
+  const on = (raw: string | undefined) => raw !== undefined && raw !== "" && raw !== "0";
+  return Object.freeze({
+    internalMessage: on(env.ENCORE_API_INCLUDE_INTERNAL_MESSAGE),
+    stack: on(env.ENCORE_API_INCLUDE_ERROR_STACK),
+  });
+}
