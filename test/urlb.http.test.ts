@@ -54,7 +54,7 @@ describe("bad input is 400 invalid_argument, naming the problem", () => {
     ["malformed JSON", '{"url": ', /not valid JSON/],
     ["an array body", "[1,2]", /invalid type: sequence, expected a JSON object/],
     ["a string body", '"https://x.y"', /invalid type: string "https:\/\/x.y", expected a JSON object/],
-    ["a null body", "null", /must be a JSON object/],
+    ["a null body", "null", /invalid type: Option value, expected a JSON object/],
     ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0x75, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), /not valid UTF-8/],
     ["a prototype-poisoning key", '{"url":"https://x.y","__proto__":{"admin":true}}', /not valid JSON/],
   ];

@@ -32,6 +32,10 @@ interface HttpCheck {
   readonly rawBody?: string;
   readonly status: number;
   readonly bodyContains?: string;
+  /** The whole body, as JSON: fields present, absent and null told apart. */
+  readonly bodyEquals?: unknown;
+  /** Response headers and their values (names in lower case). */
+  readonly responseHeaders?: Record<string, string>;
   /** Asked again until it matches, for up to 30 s: the effect of a pub/sub message, a restart. */
   readonly eventually?: boolean;
 }
@@ -39,6 +43,8 @@ interface HttpCheck {
 /** What is expected of one app (runtime/testdata/apps/README.md). */
 interface AppExpectations {
   readonly checks: readonly HttpCheck[];
+  /** Environment variables `start` is given for the checks, such as ENCORE_API_INCLUDE_INTERNAL_MESSAGE. */
+  readonly env?: Record<string, string>;
   /** "own": installed in a folder of its own, with the documented command; else in the shared folder. */
   readonly install?: "own";
 }
@@ -116,11 +122,15 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
   for (const check of list) {
     const deadline = Date.now() + (check.eventually ? 30_000 : 0);
     for (;;) {
-      const { status, text } = await send(server, check);
+      const { status, text, headers } = await send(server, check);
       const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains));
       if (matches || Date.now() >= deadline) {
         expect(status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
         if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+        if (check.bodyEquals !== undefined) expect(JSON.parse(text), `${check.method} ${check.path}`).toEqual(check.bodyEquals);
+        for (const [name, value] of Object.entries(check.responseHeaders ?? {})) {
+          expect(headers.get(name), `${check.method} ${check.path}: header ${name}`).toBe(value);
+        }
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -129,7 +139,7 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
 }
 
 /** The answer; status 0 when the connection failed (a server restarting refuses it for a moment). */
-async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string }> {
+async function send(server: Serving, check: HttpCheck): Promise<{ status: number; text: string; headers: Headers }> {
   const json = check.body !== undefined;
   try {
     const res = await fetch(server.url + check.path, {
@@ -137,9 +147,9 @@ async function send(server: Serving, check: HttpCheck): Promise<{ status: number
       headers: { ...(json ? { "content-type": "application/json" } : {}), ...check.headers },
       body: json ? JSON.stringify(check.body) : check.rawBody,
     });
-    return { status: res.status, text: await res.text() };
+    return { status: res.status, text: await res.text(), headers: res.headers };
   } catch (err) {
-    return { status: 0, text: String((err as Error).cause ?? err) };
+    return { status: 0, text: String((err as Error).cause ?? err), headers: new Headers() };
   }
 }
 
@@ -207,7 +217,7 @@ describe.each(apps)("fixture app %s", (name) => {
   // 0.3 s is usual): the promise tested is the runtime's own, a stop finished in full
   // within shutdownTimeoutMs, which it reports by its exit code and a log line.
   test("serves its endpoints under start, and stops on SIGTERM in full, with exit 0", async () => {
-    const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0" }));
+    const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0", ...expectations[name]?.env }));
     try {
       await runChecks(server, expectations[name]?.checks ?? []);
     } finally {

@@ -27,13 +27,13 @@ export interface StackFrame {
 export function stackOf(err: Error, cwd = process.cwd()): StackFrame[] {
   const frames: StackFrame[] = [];
   for (const line of (err.stack ?? "").split("\n")) {
-    const frame = frameOf(line.trim(), cwd);
-    if (frame && !isCommonFrame(frame.file)) frames.push(frame);
+    const frame = frameOf(line.trim());
+    if (frame && !isCommonFrame(frame.file)) frames.push({ ...frame, file: relativeTo(cwd, frame.file) });
   }
   return frames;
 }
 
-function frameOf(line: string, cwd: string): StackFrame | null {
+function frameOf(line: string): StackFrame | null {
   if (!line.startsWith("at ")) return null;
   const rest = line.slice(3).trimStart();
   let func: string | null = null;
@@ -46,9 +46,12 @@ function frameOf(line: string, cwd: string): StackFrame | null {
   }
   const parsed = fileLineOf(location);
   if (!parsed) return null;
+  return { file: parsed.file, line: parsed.line, func };
+}
+
+function relativeTo(cwd: string, file: string): string {
   const prefix = `${cwd}/`;
-  const file = parsed.file.startsWith(prefix) ? parsed.file.slice(prefix.length) : parsed.file;
-  return { file, line: parsed.line, func };
+  return file.startsWith(prefix) ? file.slice(prefix.length) : file;
 }
 
 // "<file>:<line>:<column>" or "<file>:<line>", split at the first colon as Encore does (after file://).

@@ -21,7 +21,8 @@ export function compileResponseStatusStep(field: string | undefined, bodySchema:
     apply(reply, result) {
       const status = statusOf(result);
       if (status === undefined) return;
-      void reply.code(status).serializer(serialize);
+      // A reply with its own serializer gets no content type from Fastify.
+      void reply.code(status).type("application/json; charset=utf-8").serializer(serialize);
     },
   };
 }
