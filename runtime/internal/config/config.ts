@@ -1,5 +1,5 @@
 import path from "node:path";
-import { parseErrorExtras, type ErrorExtras } from "../errors/error-extras.ts";
+import { parseErrorExtras, type ErrorExtras } from "./error-extras-config.ts";
 import { parseMetricsConfig, type MetricsConfig } from "./metrics-config.ts";
 import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
 import { parseSqlConfig, type SqlConfig } from "./sql-config.ts";

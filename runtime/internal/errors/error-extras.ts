@@ -1,17 +1,5 @@
 import { runtimeDir } from "../config/runtime-dir.mjs";
 
-/**
- * What Encore adds to error answers on request (runtimes/core/src/api/error.rs):
- * `internal_message` with ENCORE_API_INCLUDE_INTERNAL_MESSAGE, `stack` with
- * ENCORE_API_INCLUDE_ERROR_STACK. `encore run` sets the first for local development.
- */
-export interface ErrorExtras {
-  readonly internalMessage: boolean;
-  readonly stack: boolean;
-}
-
-export const noErrorExtras: ErrorExtras = Object.freeze({ internalMessage: false, stack: false });
-
 /** One frame as Encore writes it: the file relative to the working folder, the line, the function (null when anonymous). */
 export interface StackFrame {
   file: string;
@@ -20,8 +8,8 @@ export interface StackFrame {
 }
 
 /**
- * The error's JavaScript stack as Encore's runtime reads it (runtimes/js/src/log.rs): the
- * "at …" lines, without Node's own frames, frames with no file, and the SDK's frames
+ * The error's JavaScript stack for `stack` in error answers (config/error-extras-config.ts),
+ * as Encore's runtime reads it (runtimes/js/src/log.rs): the "at …" lines, without Node's own frames, frames with no file, and the SDK's frames
  * (Encore drops node_modules/encore.dev/; here, this runtime's folder too).
  */
 export function stackOf(err: Error, cwd = process.cwd()): StackFrame[] {
@@ -75,13 +63,4 @@ function isCommonFrame(file: string): boolean {
     file.includes("node_modules/encore-selfhost/") ||
     file.startsWith(runtimeFolder)
   );
-}
-
-/** Encore's reading of these variables: set, not empty and not "0". */
-export function parseErrorExtras(env: Readonly<Record<string, string | undefined>>): ErrorExtras {
-  const on = (raw: string | undefined) => raw !== undefined && raw !== "" && raw !== "0";
-  return Object.freeze({
-    internalMessage: on(env.ENCORE_API_INCLUDE_INTERNAL_MESSAGE),
-    stack: on(env.ENCORE_API_INCLUDE_ERROR_STACK),
-  });
 }

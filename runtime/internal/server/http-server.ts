@@ -11,7 +11,7 @@ import { compileAuthenticator, compileAuthStep, type Authenticator } from "./pip
 import { registerJsonBodyParser } from "./pipeline/body.ts";
 import { devRouting, isDevRoute, type DevCalls } from "./runtime-routes/dev-calls.ts";
 import { clientErrorHandler } from "./pipeline/client-errors.ts";
-import { noErrorExtras } from "../errors/error-extras.ts";
+import { noErrorExtras } from "../config/error-extras-config.ts";
 import { errorHandler, toWire } from "./pipeline/errors.ts";
 import { registerHealth } from "./runtime-routes/health.ts";
 import { registerMetricsRoute } from "./runtime-routes/metrics.ts";

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APIError, ErrCode, messageWithCause } from "../../errors/api-error.ts";
-import { noErrorExtras, stackOf, type ErrorExtras, type StackFrame } from "../../errors/error-extras.ts";
+import { noErrorExtras, type ErrorExtras } from "../../config/error-extras-config.ts";
+import { stackOf, type StackFrame } from "../../errors/error-extras.ts";
 import { httpStatusOf, transportErrors } from "../../errors/http-status.ts";
 import { unavailableFor } from "../../sql/unavailable.ts";
 import { unstorableTextFor } from "../../sql/unstorable-text.ts";
@@ -11,7 +12,7 @@ import { noteErrorCode } from "./raw-response.ts";
 
 /**
  * Encore's error wire format; `internal_message` and `stack` only when ENCORE_API_INCLUDE_INTERNAL_MESSAGE
- * and ENCORE_API_INCLUDE_ERROR_STACK ask for them (errors/error-extras.ts).
+ * and ENCORE_API_INCLUDE_ERROR_STACK ask for them (config/error-extras-config.ts).
  */
 export interface ErrorBody {
   code: ErrCode;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Endpoint, Handler } from "../../registry/endpoints.ts";
-import type { ErrorExtras } from "../../errors/error-extras.ts";
+import type { ErrorExtras } from "../../config/error-extras-config.ts";
 import type { SpanRecorder } from "../../tracing/mod.ts";
 import type { Authenticator } from "./auth.ts";
 
