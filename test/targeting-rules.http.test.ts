@@ -172,7 +172,7 @@ describe("bad rules", () => {
   test.each([
     ["no condition", [{ url: "https://example.com/x" }], /^rules\[0\] must have exactly one of device, countries, languages, query/],
     // The runtime's schema check refuses a device not in the type first, naming the field.
-    ["an unknown device", [{ device: "ios", url: "https://example.com/a" }, { device: "tv", url: "https://example.com/x" }], /rules\.1\.device/],
+    ["an unknown device", [{ device: "ios", url: "https://example.com/a" }, { device: "tv", url: "https://example.com/x" }], /^unable to decode request body: rules\[1\]\.device: invalid type: string "tv"/],
     ["a country name", [{ countries: ["Germany"], url: "https://example.com/x" }], /^rules\[0\]\.countries\[0\]/],
     ["a language tag", [{ languages: ["de-CH"], url: "https://example.com/x" }], /^rules\[0\]\.languages\[0\]/],
     ["an empty query name", [{ query: { name: "" }, url: "https://example.com/x" }], /^rules\[0\]\.query\.name/],

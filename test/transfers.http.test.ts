@@ -476,9 +476,13 @@ describe("a link's redirect options, targeting rules, preview and domain", () =>
     };
     const ws = owner.userID;
     // POST /shorten's request schema refuses a redirectType or a device outside its lists before the links service's checks run, in
-    // the schema's words; an import's row reaches those checks, which say the same refusal with the allowed values.
-    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/303", redirectType: 303 })).toContain('"redirectType"');
-    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/tablet", rules: [{ device: "tablet", url: "https://refuse.example/t" }] })).toContain('"rules.0.device"');
+    // Encore's words; an import's row reaches those checks, which say the same refusal with the allowed values.
+    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/303", redirectType: 303 })).toBe(
+      "unable to decode request body: redirectType: invalid type: integer `303`, expected 301, 302, 307, or 308",
+    );
+    expect(await shortenRefusal(owner, ws, { url: "https://refuse.example/tablet", rules: [{ device: "tablet", url: "https://refuse.example/t" }] })).toBe(
+      'unable to decode request body: rules[0].device: invalid type: string "tablet", expected "ios", "android", or "desktop"',
+    );
     // Each bad row with the message it must be refused with: POST /shorten's for the same value, the checks' own for those two, the import's for what only a file can hold.
     const bad: [Row, string][] = [
       [{ url: "https://refuse.example/303", redirectType: "303" }, "redirectType must be one of 301, 302, 307, 308"],

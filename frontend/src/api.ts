@@ -40,7 +40,10 @@ export function isFieldError(err: unknown, field: string): boolean {
   return isAPIError(err) && err.code === ErrCode.InvalidArgument && new RegExp(`\\b${field}\\b`).test(err.message);
 }
 
-/** A validation message for its field: `field "age" of the request body must be number` → `Age must be number`. */
+/**
+ * A validation message for its field, in Encore's words without the decoder's prefix:
+ * `unable to decode request body: age: value must be at least 13 (got 3)` → `Age: value must be at least 13 (got 3)`.
+ */
 export function fieldMessage(err: unknown, label: string): string {
-  return errorMessage(err).replace(/^field "[^"]+" of the request body /, `${label} `);
+  return errorMessage(err).replace(/^unable to decode request body: [^:]+: /, `${label}: `);
 }

@@ -14,6 +14,9 @@
 //
 // Unless HOST is set, the app listens on loopback (127.0.0.1), as `encore run` does: a
 // development server is not for the network. `start` keeps listening on every interface.
+//
+// As under `encore run`, error answers carry `internal_message` unless
+// ENCORE_API_INCLUDE_INTERNAL_MESSAGE says otherwise; `start` never adds it by itself.
 import { watch } from "chokidar";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -62,6 +65,9 @@ let childEnv: NodeJS.ProcessEnv = process.env;
 try {
   const cfg = config();
   childEnv = {
+    // As `encore run` does, for local development: the internal message in error answers
+    // (an internal error's own text, hidden from clients otherwise). Set to 0 to leave it out.
+    ENCORE_API_INCLUDE_INTERNAL_MESSAGE: "1",
     ...process.env,
     HOST: cfg.hostSet ? cfg.host : loopbackHost,
     ...(dashboardSecret === null ? {} : { [dashboardSecretVariable]: dashboardSecret }),

@@ -34,6 +34,10 @@ interface HttpCheck {
   readonly bodyContains?: string;
   /** Response headers (lower-case names) that must contain these texts; Set-Cookie's values are joined with ", ". */
   readonly headersContain?: Record<string, string>;
+  /** The whole body, as JSON: fields present, absent and null told apart. */
+  readonly bodyEquals?: unknown;
+  /** Response headers and their values (names in lower case). */
+  readonly responseHeaders?: Record<string, string>;
   /** Asked again until it matches, for up to 30 s: the effect of a pub/sub message, a restart. */
   readonly eventually?: boolean;
 }
@@ -41,6 +45,8 @@ interface HttpCheck {
 /** What is expected of one app (runtime/testdata/apps/README.md). */
 interface AppExpectations {
   readonly checks: readonly HttpCheck[];
+  /** Environment variables `start` is given for the checks, such as ENCORE_API_INCLUDE_INTERNAL_MESSAGE. */
+  readonly env?: Record<string, string>;
   /** "own": installed in a folder of its own, with the documented command; else in the shared folder. */
   readonly install?: "own";
 }
@@ -123,8 +129,12 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
       if (matches || Date.now() >= deadline) {
         expect(status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
         if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
+        if (check.bodyEquals !== undefined) expect(JSON.parse(text), `${check.method} ${check.path}`).toEqual(check.bodyEquals);
         for (const [name, part] of Object.entries(check.headersContain ?? {})) {
           expect(headers.get(name) ?? "", `${check.method} ${check.path}: header ${name}`).toContain(part);
+        }
+        for (const [name, value] of Object.entries(check.responseHeaders ?? {})) {
+          expect(headers.get(name), `${check.method} ${check.path}: header ${name}`).toBe(value);
         }
         break;
       }
@@ -212,7 +222,7 @@ describe.each(apps)("fixture app %s", (name) => {
   // 0.3 s is usual): the promise tested is the runtime's own, a stop finished in full
   // within shutdownTimeoutMs, which it reports by its exit code and a log line.
   test("serves its endpoints under start, and stops on SIGTERM in full, with exit 0", async () => {
-    const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0" }));
+    const server = await startServing(bin, ["start"], app, userEnv({ PORT: "0", ...expectations[name]?.env }));
     try {
       await runChecks(server, expectations[name]?.checks ?? []);
     } finally {

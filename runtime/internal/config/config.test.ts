@@ -181,3 +181,12 @@ describe("configuration", () => {
     expect(() => parseConfig(env, root)).toThrowError(new RegExp(`^invalid configuration: ${variable} `));
   });
 });
+
+describe("Encore's error-answer variables", () => {
+  test("read as Encore reads them: set, not empty and not 0", () => {
+    const base = {};
+    expect(parseConfig(base, "/app").errorExtras).toEqual({ internalMessage: false, stack: false });
+    expect(parseConfig({ ...base, ENCORE_API_INCLUDE_INTERNAL_MESSAGE: "1", ENCORE_API_INCLUDE_ERROR_STACK: "true" }, "/app").errorExtras).toEqual({ internalMessage: true, stack: true });
+    expect(parseConfig({ ...base, ENCORE_API_INCLUDE_INTERNAL_MESSAGE: "0", ENCORE_API_INCLUDE_ERROR_STACK: "" }, "/app").errorExtras).toEqual({ internalMessage: false, stack: false });
+  });
+});

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseErrorExtras, type ErrorExtras } from "./error-extras-config.ts";
 import { parseMetricsConfig, type MetricsConfig } from "./metrics-config.ts";
 import { parseObjectsConfig, type ObjectsConfig } from "./objects-config.ts";
 import { parseSqlConfig, type SqlConfig } from "./sql-config.ts";
@@ -31,6 +32,8 @@ export interface RuntimeConfig {
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "silent";
   /** Development only: put internal error messages in 500 responses. */
   readonly exposeInternalErrors: boolean;
+  /** ENCORE_API_INCLUDE_INTERNAL_MESSAGE, ENCORE_API_INCLUDE_ERROR_STACK: Encore's extra fields in error answers (`run` sets the first). */
+  readonly errorExtras: ErrorExtras;
   /** NATS server with JetStream for pub/sub; null keeps messages in the SQL store. */
   readonly natsUrl: string | null;
   /** Bearer token for the pub/sub operations endpoints; null leaves them off. */
@@ -77,6 +80,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     sql: parseSqlConfig(env),
     logLevel: parseLogLevel(env.LOG_LEVEL),
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
+    errorExtras: parseErrorExtras(env),
     natsUrl: parseNatsUrl(env.NATS_URL),
     pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
     cron: parseOnOff("CRON", env.CRON, true),

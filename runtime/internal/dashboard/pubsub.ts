@@ -4,7 +4,7 @@ import { APIError } from "../errors/api-error.ts";
 import type { AppMeta, TopicMeta } from "../meta/types.ts";
 import { publish, runningPubSub } from "../pubsub/mod.ts";
 import type { SubscriptionStats } from "../pubsub/provider.ts";
-import { compileValidator, describeValidationError } from "../validation/ajv.ts";
+import { compileValidator, describeValidationErrors } from "../validation/ajv.ts";
 import { compileDateReviver } from "../validation/dates.ts";
 import type { PubSubState } from "./api.ts";
 
@@ -73,7 +73,7 @@ function messageCheck(topic: TopicMeta): (message: object) => object {
   const typeName = (topic.message["x-encore-ref"] as { name?: string } | undefined)?.name;
   return (message) => {
     if (!validate(message)) {
-      const problem = describeValidationError(validate.errors![0]!, "message");
+      const problem = describeValidationErrors(validate.errors, "message", message);
       throw APIError.invalidArgument(`the message does not match the type of topic "${topic.name}"${typeName ? ` (${typeName})` : ""}: ${problem}`);
     }
     return revive ? (revive(message) as object) : message;

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { APIError } from "../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../errors/api-error.ts";
 import type { ConsoleLogin } from "../sql/console-login.ts";
 import { typeParsers } from "../sql/postgres-driver.ts";
 import { asUnavailable } from "../sql/unavailable.ts";
@@ -158,7 +158,7 @@ function consoleError(err: unknown, meter: ByteMeter, database: string, querying
   if (err instanceof APIError) return err;
   const sqlState = (err as { code?: unknown }).code;
   if (typeof sqlState === "string" && sqlState.startsWith("28")) {
-    return APIError.failedPrecondition(`the SQL console could not log in as its read-only role: ${(err as Error).message}`, err as Error);
+    return withPrivateCause(APIError.failedPrecondition(`the SQL console could not log in as its read-only role: ${(err as Error).message}`, err as Error));
   }
   if (typeof sqlState !== "string" || !/^[0-9A-Z]{5}$/.test(sqlState) || sqlState.startsWith("08")) return asUnavailable(err, database);
   const message = (err as Error).message;

@@ -57,3 +57,24 @@ export class APIError extends Error {
   static dataLoss(msg: string, cause?: Error) { return new APIError(ErrCode.DataLoss, msg, cause); }
   static unauthenticated(msg: string, cause?: Error) { return new APIError(ErrCode.Unauthenticated, msg, cause); }
 }
+
+// Errors the runtime makes around another one (a lost connection, a store's refusal): their
+// cause is for the log. Encore adds a cause's message to the answer, which is right for the
+// causes app code gives, not for a driver's text the client has no use for.
+const privateCauses = new WeakSet<Error>();
+
+/** `err`, marked so that its cause's message stays out of the answer. */
+export function withPrivateCause<E extends Error>(err: E): E {
+  privateCauses.add(err);
+  return err;
+}
+
+/**
+ * The message Encore answers with: the error's own, then ": " and its cause's message when it
+ * has a cause (runtimes/js/src/error.rs reads `cause.message` of any cause that is not null).
+ */
+export function messageWithCause(err: Error): string {
+  const cause: unknown = err.cause;
+  if (cause === undefined || cause === null || privateCauses.has(err)) return err.message;
+  return `${err.message}: ${String((Object(cause) as { message?: unknown }).message)}`;
+}

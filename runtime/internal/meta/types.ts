@@ -197,6 +197,11 @@ export interface EndpointMeta {
    * and OpenAPI document leave them out. `wireName` is the cookie's name, case kept.
    */
   readonly responseCookies?: readonly ResponseHeaderField[];
+  /**
+   * The response field declared as `HttpStatus`: its value is the HTTP status of the answer,
+   * and it is not in `response` (nor the body, the clients, the OpenAPI document), as in Encore.
+   */
+  readonly httpStatusField?: string;
   /** Only for kind "static". */
   readonly static?: StaticMeta;
   /** Only for kind "stream". */

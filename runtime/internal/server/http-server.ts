@@ -11,6 +11,7 @@ import { compileAuthenticator, compileAuthStep, type Authenticator } from "./pip
 import { registerJsonBodyParser } from "./pipeline/body.ts";
 import { devRouting, isDevRoute, type DevCalls } from "./runtime-routes/dev-calls.ts";
 import { clientErrorHandler } from "./pipeline/client-errors.ts";
+import { noErrorExtras } from "../config/error-extras-config.ts";
 import { errorHandler, toWire } from "./pipeline/errors.ts";
 import { registerHealth } from "./runtime-routes/health.ts";
 import { registerMetricsRoute } from "./runtime-routes/metrics.ts";
@@ -24,7 +25,8 @@ import { IdentifiedRequest } from "../reqtrack/request-id.ts";
 import { registerInRawScope } from "./pipeline/raw-endpoint.ts";
 import { RawResponse } from "./pipeline/raw-response.ts";
 import type { RouteContext } from "./pipeline/route-context.ts";
-import { endpointRoute, RouteTable } from "./pipeline/route-table.ts";
+import { trailingSlashTwins } from "./pipeline/route-paths.ts";
+import { endpointRoute, RouteTable, withTrailingSlash } from "./pipeline/route-table.ts";
 import { stopSignalled } from "./lifecycle/shutdown.ts";
 import { registerStaticFiles } from "./runtime-routes/static-files.ts";
 import { streamUpgrades } from "./pipeline/stream-endpoint.ts";
@@ -52,7 +54,7 @@ export interface HttpServerOptions {
  */
 export async function buildHttpServer(
   endpoints: Iterable<Endpoint>,
-  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy"> & Partial<Pick<RuntimeConfig, "metrics">>,
+  cfg: Pick<RuntimeConfig, "appRoot" | "exposeInternalErrors" | "pubsubAdminToken" | "objects" | "trustProxy"> & Partial<Pick<RuntimeConfig, "metrics" | "errorExtras">>,
   options: HttpServerOptions = {},
 ): Promise<FastifyInstance> {
   const all = [...endpoints];
@@ -64,9 +66,16 @@ export async function buildHttpServer(
   const routeContext: RouteContext = {
     auth: options.auth ? compileAuthenticator(options.auth, cfg.trustProxy) : null,
     exposeInternalErrors: cfg.exposeInternalErrors,
+    errorExtras: cfg.errorExtras ?? noErrorExtras,
     trustProxy: cfg.trustProxy,
   };
-  const routes = exposed.filter((e) => e.meta.kind !== "static").map((e) => endpointRoute(e, routeContext));
+  const twins = trailingSlashTwins(exposed.map((e) => e.meta));
+  const routes = exposed
+    .filter((e) => e.meta.kind !== "static")
+    .flatMap((e) => {
+      const route = endpointRoute(e, routeContext);
+      return twins.has(e.meta) ? [route, withTrailingSlash(route)] : [route];
+    });
   const table = new RouteTable();
   let closing = false;
   const front = frontRouter(table, () => closing);
@@ -114,7 +123,7 @@ export async function buildHttpServer(
     await upgrades?.closeAll(streamCloseGraceMs);
   });
   registerJsonBodyParser(server);
-  server.setErrorHandler(errorHandler(cfg.exposeInternalErrors));
+  server.setErrorHandler(errorHandler(cfg.exposeInternalErrors, routeContext.errorExtras));
   server.setNotFoundHandler(() => {
     throw APIError.notFound("endpoint not found");
   });

@@ -1,4 +1,4 @@
-import { APIError, ErrCode } from "../errors/api-error.ts";
+import { APIError, ErrCode, withPrivateCause } from "../errors/api-error.ts";
 
 // SQLSTATEs meaning "the server cannot serve you now": connection exceptions (class
 // 08), the server shutting down or starting up, or out of connection slots.
@@ -52,7 +52,7 @@ export function isConnectionFailure(err: unknown): boolean {
 /** A connection failure as Encore's 503 `unavailable`, keeping it as the cause; other errors unchanged. */
 export function asUnavailable(err: unknown, database: string): unknown {
   if (err instanceof APIError || !isConnectionFailure(err)) return err;
-  return APIError.unavailable(`database ${database} is unavailable`, err as Error);
+  return withPrivateCause(APIError.unavailable(`database ${database} is unavailable`, err as Error));
 }
 
 /**
@@ -64,5 +64,5 @@ export function asUnavailable(err: unknown, database: string): unknown {
 export function unavailableFor(err: unknown): APIError | null {
   if (!isConnectionFailure(err)) return null;
   for (const e of errorChain(err)) if (e instanceof APIError && e.code === ErrCode.Unavailable) return e;
-  return APIError.unavailable("the database is unavailable; please retry", err as Error);
+  return withPrivateCause(APIError.unavailable("the database is unavailable; please retry", err as Error));
 }

@@ -1,4 +1,4 @@
-import { APIError } from "../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../errors/api-error.ts";
 import { errorChain } from "./unavailable.ts";
 
 // SQLSTATE 22021 (character_not_in_repertoire): PostgreSQL stores no U+0000 in text, and
@@ -18,7 +18,7 @@ export function unstorableTextFor(err: unknown): APIError | null {
   for (const e of errorChain(err)) {
     const { code } = e as { code?: unknown };
     if (typeof code === "string" && unstorableStates.has(code)) {
-      return APIError.invalidArgument("a text value holds a character the database cannot store (such as U+0000)", err as Error);
+      return withPrivateCause(APIError.invalidArgument("a text value holds a character the database cannot store (such as U+0000)", err as Error));
     }
   }
   return null;

@@ -1,8 +1,8 @@
 import secureJson from "secure-json-parse";
-import { APIError } from "../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../errors/api-error.ts";
 import type { JSONSchema } from "../meta/types.ts";
 import { compileDateReviver } from "../validation/dates.ts";
-import { compileValidator, describeValidationError } from "../validation/ajv.ts";
+import { compileValidator, describeValidationErrors } from "../validation/ajv.ts";
 import type { StreamMessage } from "./transport.ts";
 
 /** Turns one message's text into the object its receiver's type declares, or throws invalid_argument. */
@@ -21,11 +21,10 @@ export function compileMessageDecoder(schema: JSONSchema): MessageDecoder {
     try {
       data = secureJson.parse(text, undefined, { protoAction: "error", constructorAction: "error" });
     } catch (err) {
-      throw APIError.invalidArgument("the message is not valid JSON", err as Error);
+      throw withPrivateCause(APIError.invalidArgument("the message is not valid JSON", err as Error));
     }
     if (!validate(data)) {
-      const first = validate.errors?.[0];
-      throw APIError.invalidArgument(first ? describeValidationError(first, "message") : "invalid message");
+      throw APIError.invalidArgument(describeValidationErrors(validate.errors, "message", data));
     }
     return (revive ? revive(data) : data) as StreamMessage;
   };

@@ -2,16 +2,20 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { FieldLocation, JSONSchema } from "../meta/types.ts";
 import { decimalValueKeyword, encoreTypeKeyword } from "./decimals.ts";
+import { encoreMessage, VALIDATE_KEY } from "./encore-messages.ts";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 function makeAjv(coerceTypes: false | "array"): Ajv {
-  const ajv = new Ajv({ coerceTypes, allErrors: false, strict: false, useDefaults: false });
+  // verbose: errors carry the value and schema Encore's messages quote (encore-messages.ts).
+  const ajv = new Ajv({ coerceTypes, allErrors: false, strict: false, useDefaults: false, verbose: true });
   addFormats(ajv, ["email", "uri", "date-time", "date"]);
   ajv.addKeyword(encoreTypeKeyword);
   // The named type a schema comes from (for generated clients): no effect on validation.
   ajv.addKeyword({ keyword: "x-encore-ref", schemaType: "object" });
+  // The encore.dev/validate rule a pattern comes from, for its message: no effect on validation.
+  ajv.addKeyword({ keyword: VALIDATE_KEY, schemaType: "object" });
   return ajv;
 }
 
@@ -53,30 +57,10 @@ function withDateValues(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withDateValues(value)]));
 }
 
-const where: Record<DataSource, (field: string) => string> = {
-  body: (f) => `field "${f}" of the request body`,
-  message: (f) => `field "${f}" of the message`,
-  call: (f) => `field "${f}" of the request`,
-  query: (f) => `query parameter "${f}"`,
-  path: (f) => `path parameter "${f}"`,
-  header: (f) => `header "${f}"`,
-  cookie: (f) => `cookie "${f}"`,
-};
-
-/** A message naming the field, such as: field "url" of the request body must be string. */
-export function describeValidationError(error: ErrorObject, location: DataSource): string {
-  const segments = error.instancePath.split("/").slice(1).map(unescapePointer);
-  if (error.keyword === "required") {
-    const missing = (error.params as { missingProperty: string }).missingProperty;
-    return `${where[location]([...segments, missing].join("."))} is required`;
-  }
-  if (segments.length === 0) {
-    if (location === "message") return "the message must be a JSON object";
-    return location === "body" ? "the request body must be a JSON object" : `the request ${error.message ?? "is invalid"}`;
-  }
-  return `${where[location](segments.join("."))} ${error.message ?? "is invalid"}`;
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+/**
+ * The message for data a validator refused, in Encore's words (encore-messages.ts), such as
+ * "unable to decode request body: message: length too short (got 2, expected at least 3)".
+ */
+export function describeValidationErrors(errors: readonly ErrorObject[] | null | undefined, location: DataSource, data: unknown): string {
+  return errors && errors.length > 0 ? encoreMessage(errors, location, data) : "invalid request";
 }

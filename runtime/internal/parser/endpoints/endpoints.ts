@@ -8,7 +8,7 @@ import { errorAt, locationOf, toAppPath } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
 import { responseBodySchema } from "../../meta/response-body.ts";
-import { buildResponse, responseCookieFields, responseHeaderFields } from "./response.ts";
+import { buildResponse, httpStatusField, responseCookieFields, responseHeaderFields } from "./response.ts";
 import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "../schema/schema.ts";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
@@ -126,7 +126,7 @@ interface TypedInput {
   readonly pathNode: ts.Node;
 }
 
-function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders" | "responseCookies"> {
+function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput): Pick<EndpointMeta, "request" | "response" | "responseHeaders" | "responseCookies" | "httpStatusField"> {
   const handler = input.call.arguments[1];
   if (!handler) throw errorAt(app.appRoot, input.call, `endpoint ${input.label} has no handler function`);
   const [signature] = app.checker.getTypeAtLocation(handler).getCallSignatures();
@@ -151,8 +151,9 @@ function typedParts(app: AppProgram, schemas: SchemaBuilder, input: TypedInput):
 
 /**
  * The response's schema (header fields included, as the handler returns them; cookie fields
- * left out, as Encore's client and OpenAPI leave them out) and its header and cookie fields,
- * when it has any.
+ * and its HttpStatus field left out, as Encore's client and OpenAPI leave them out, and
+ * Encore the status field out of the body), its header and cookie fields and its status
+ * field, when it has them.
  */
 function responseParts(
   app: AppProgram,
@@ -160,15 +161,17 @@ function responseParts(
   signature: ts.Signature,
   handler: ts.Expression,
   label: string,
-): Pick<EndpointMeta, "response" | "responseHeaders" | "responseCookies"> {
+): Pick<EndpointMeta, "response" | "responseHeaders" | "responseCookies" | "httpStatusField"> {
   const full = buildResponse(app, schemas, signature, handler, label);
   const headers = full ? responseHeaderFields(app, schemas, signature, handler, label) : [];
   const cookies = full ? responseCookieFields(app, schemas, signature, handler, label) : [];
-  const response = full && cookies.length > 0 ? responseBodySchema(full, cookies) : full;
+  const status = full ? httpStatusField(app, schemas, signature, handler, label) : null;
+  const response = full && responseBodySchema(full, [...cookies, ...(status !== null ? [{ name: status }] : [])]);
   return {
     response,
     ...(headers.length > 0 && { responseHeaders: headers }),
     ...(cookies.length > 0 && { responseCookies: cookies }),
+    ...(status !== null && { httpStatusField: status }),
   };
 }
 

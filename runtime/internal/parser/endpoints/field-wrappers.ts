@@ -58,3 +58,17 @@ function aliasedTypeNode(checker: ts.TypeChecker, reference: ts.TypeReferenceNod
   if (!declaration || !ts.isTypeAliasDeclaration(declaration) || declaration.typeParameters) return undefined;
   return declaration.type;
 }
+
+/**
+ * Whether a response field is declared as `HttpStatus` from encore.dev/api (directly, optional,
+ * or through a user's alias): Encore answers with its value as the HTTP status and leaves it
+ * out of the body, the generated clients and the OpenAPI document.
+ */
+export function isHttpStatusField(checker: ts.TypeChecker, typeNode: ts.TypeNode | undefined, depth = 0): boolean {
+  if (!typeNode || depth > MAX_ALIAS_DEPTH) return false;
+  if (ts.isParenthesizedTypeNode(typeNode)) return isHttpStatusField(checker, typeNode.type, depth);
+  if (ts.isUnionTypeNode(typeNode)) return typeNode.types.some((member) => isHttpStatusField(checker, member, depth));
+  if (!ts.isTypeReferenceNode(typeNode)) return false;
+  if (isSdkExport(sdkExportOf(checker, typeNode.typeName), "api", "HttpStatus")) return true;
+  return isHttpStatusField(checker, aliasedTypeNode(checker, typeNode), depth + 1);
+}

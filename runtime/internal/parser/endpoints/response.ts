@@ -3,7 +3,7 @@ import type { JSONSchema, ResponseHeaderField } from "../../meta/types.ts";
 import { errorAt } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { typeName, type SchemaBuilder } from "../schema/schema.ts";
-import { fieldWrapperOf } from "./field-wrappers.ts";
+import { fieldWrapperOf, isHttpStatusField } from "./field-wrappers.ts";
 import { declaredTypeNode } from "./request.ts";
 
 /** The handler's awaited return type as a schema; null when it returns nothing. */
@@ -103,6 +103,33 @@ export function responseCookieFields(
     fields.push({ name: property.name, wireName, optional: property.optional });
   }
   return fields;
+}
+
+/**
+ * The response's `HttpStatus` field, whose value Encore answers with as the HTTP status
+ * (runtimes/core/src/api/schema/httpstatus.rs); null without one. Encore takes one such field.
+ */
+export function httpStatusField(
+  app: AppProgram,
+  schemas: SchemaBuilder,
+  signature: ts.Signature,
+  handler: ts.Expression,
+  endpoint: string,
+): string | null {
+  const returned = signature.getReturnType();
+  const type = app.checker.getAwaitedType(returned) ?? returned;
+  if (returnsNothing(type)) return null;
+  const owner = typeName(type) ?? `the response of ${endpoint}`;
+  let found: string | null = null;
+  for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
+    const typeNode = property.declaration && declaredTypeNode(property.declaration);
+    if (!isHttpStatusField(app.checker, typeNode)) continue;
+    if (found !== null) {
+      throw errorAt(app.appRoot, property.site.node, `fields "${found}" and "${property.name}" of ${owner} are both an HttpStatus: a response has one status`);
+    }
+    found = property.name;
+  }
+  return found;
 }
 
 function returnsNothing(type: ts.Type): boolean {

@@ -104,8 +104,12 @@ describe("encore.dev/validate constraints", () => {
     ["name", { type: "string", minLength: 2 }],
     ["tags", { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 }],
     ["codes", { type: "array", items: { type: "string", maxLength: 5 } }],
-    ["file", { type: "string", allOf: [{ pattern: "^a\\.b" }, { pattern: "\\(z\\)$" }] }],
-    ["slug", { type: "string", pattern: "^[a-z]+$" }],
+    // Each pattern beside the rule it comes from, for the rule's message in Encore's words.
+    ["file", { type: "string", allOf: [
+      { pattern: "^a\\.b", "x-encore-validate": { kind: "startsWith", value: "a.b" } },
+      { pattern: "\\(z\\)$", "x-encore-validate": { kind: "endsWith", value: "(z)" } },
+    ] }],
+    ["slug", { type: "string", pattern: "^[a-z]+$", "x-encore-validate": { kind: "matchesRegexp", value: "^[a-z]+$" } }],
     ["email", { type: "string", format: "email" }],
     ["optionalScore", { type: "number", minimum: 0 }],
     ["nullableEmail", { type: ["string", "null"], format: "email" }],

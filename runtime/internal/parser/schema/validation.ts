@@ -1,5 +1,6 @@
 import ts from "typescript";
 import type { JSONSchema } from "../../meta/types.ts";
+import { VALIDATE_KEY } from "../../validation/encore-messages.ts";
 import { sdkExportOfSymbol } from "../sdk/sdk-symbols.ts";
 
 /**
@@ -47,7 +48,7 @@ function literalOf(checker: ts.TypeChecker, type: ts.Type): string | number | bo
  */
 export function applyConstraints(base: JSONSchema, constraints: readonly Constraint[]): JSONSchema | string {
   const result: Record<string, unknown> = { ...base };
-  const patterns: string[] = [];
+  const patterns: JSONSchema[] = [];
   const kindOfBase = typeof base["type"] === "string" ? base["type"] : undefined;
   for (const constraint of constraints) {
     const keyword = keywordFor(constraint.kind, kindOfBase);
@@ -57,7 +58,8 @@ export function applyConstraints(base: JSONSchema, constraints: readonly Constra
     const value = constraint.value;
     switch (keyword) {
       case "pattern":
-        patterns.push(patternFor(constraint.kind, String(value)));
+        // The rule beside its pattern: Encore words each kind its own way (validation/encore-messages.ts).
+        patterns.push({ pattern: patternFor(constraint.kind, String(value)), [VALIDATE_KEY]: { kind: constraint.kind, value: String(value) } });
         break;
       case "format": {
         const format = constraint.kind === "isEmail" ? "email" : "uri";
@@ -71,9 +73,9 @@ export function applyConstraints(base: JSONSchema, constraints: readonly Constra
         result[keyword] = value;
     }
   }
-  if (patterns.length === 1) result["pattern"] = patterns[0];
+  if (patterns.length === 1) Object.assign(result, patterns[0]);
   // JSON Schema allows one `pattern` per schema; several must all match.
-  if (patterns.length > 1) result["allOf"] = patterns.map((pattern) => ({ pattern }));
+  if (patterns.length > 1) result["allOf"] = patterns;
   return result;
 }
 

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import type { FastifyInstance } from "fastify";
 import secureJson from "secure-json-parse";
-import { APIError } from "../../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../../errors/api-error.ts";
 
 /**
  * Request bodies are JSON whatever the Content-Type says, as in Encore: clients
@@ -26,6 +26,6 @@ export function parseJsonBody(body: Buffer): unknown {
     // Rejects __proto__ and constructor.prototype keys: they would poison objects built from the body.
     return secureJson.parse(body.toString("utf8"), undefined, { protoAction: "error", constructorAction: "error" });
   } catch (err) {
-    throw APIError.invalidArgument(`the request body is not valid JSON: ${(err as Error).message}`, err as Error);
+    throw withPrivateCause(APIError.invalidArgument(`the request body is not valid JSON: ${(err as Error).message}`, err as Error));
   }
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { refusedConnection } from "../../../test/closed-port.ts";
 import { APIError } from "../../errors/api-error.ts";
 import { asUnavailable } from "../../sql/unavailable.ts";
-import { retryAfterOf, toWire } from "./errors.ts";
+import { retryAfterOf, toWire, TransportError } from "./errors.ts";
 
 let refused: Error;
 /** What PostgreSQL answers to a text parameter holding U+0000. */
@@ -69,5 +69,55 @@ describe("retryAfterOf", () => {
     for (const value of [1.5, -1, "5", "5\r\nx-injected: 1", null]) {
       expect(retryAfterOf(toWire(APIError.resourceExhausted("slow down").withDetails({ retryAfterSeconds: value }), false).body)).toBeUndefined();
     }
+  });
+});
+
+describe("Encore's answers for causes, internal_message and stack (runtimes/js/src/error.rs, runtimes/core/src/api/error.rs)", () => {
+  const both = { internalMessage: true, stack: true };
+
+  test("an APIError's cause follows its message, details kept", () => {
+    const err = APIError.canceled("the error", new Error("this is the cause")).withDetails({ a: "detail" });
+    expect(toWire(err, false)).toEqual({ status: 499, body: { code: "canceled", message: "the error: this is the cause", details: { a: "detail" } } });
+  });
+
+  test("a cause the runtime keeps for its log stays out of the answer", () => {
+    expect(toWire(asUnavailable(refused, "url"), false).body.message).toBe("database url is unavailable");
+  });
+
+  test("internal_message: null for an APIError of another code; the message, cause and all, for an internal one", () => {
+    expect(toWire(APIError.notFound("gone"), false, { internalMessage: true, stack: false }).body).toEqual({
+      code: "not_found", message: "gone", details: null, internal_message: null,
+    });
+    expect(toWire(APIError.internal("broke", new Error("disk full")), false, { internalMessage: true, stack: false }).body).toEqual({
+      code: "internal", message: "an internal error occurred", details: null, internal_message: "broke: disk full",
+    });
+  });
+
+  test("an ordinary Error is internal, its message in internal_message", () => {
+    const { status, body } = toWire(new Error("This is a test error"), false, both);
+    expect(status).toBe(500);
+    expect(body).toMatchObject({ code: "internal", message: "an internal error occurred", details: null, internal_message: "This is a test error" });
+    // Made here, in the runtime's own folder, whose frames are left out as Encore leaves out its SDK's.
+    expect(body.stack?.map((frame) => frame.file).filter((file) => file.startsWith("runtime/"))).toEqual([]);
+  });
+
+  test("a stack frame is Encore's: the file relative to the working folder, the line, the function", () => {
+    const err = new Error("x");
+    err.stack = [
+      "Error: x",
+      `    at handler (${process.cwd()}/svc/api.ts:12:7)`,
+      "    at file:///srv/app/other.ts:3:1",
+      "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)",
+      `    at run (${process.cwd()}/node_modules/encore.dev/api/mod.js:40:9)`,
+    ].join("\n");
+    expect(toWire(err, false, both).body.stack).toEqual([
+      { file: "svc/api.ts", line: 12, func: "handler" },
+      { file: "/srv/app/other.ts", line: 3, func: null },
+    ]);
+  });
+
+  test("neither field without the variables; a null stack for a refusal no code threw", () => {
+    expect(Object.keys(toWire(new Error("x"), false).body)).toEqual(["code", "message", "details"]);
+    expect(toWire(new TransportError("lengthRequired", "a length is required"), false, both).body).toMatchObject({ internal_message: null, stack: null });
   });
 });

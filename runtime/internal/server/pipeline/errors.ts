@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { APIError, ErrCode } from "../../errors/api-error.ts";
+import { APIError, ErrCode, messageWithCause } from "../../errors/api-error.ts";
+import { noErrorExtras, type ErrorExtras } from "../../config/error-extras-config.ts";
+import { stackOf, type StackFrame } from "../../errors/error-extras.ts";
 import { httpStatusOf, transportErrors } from "../../errors/http-status.ts";
 import { unavailableFor } from "../../sql/unavailable.ts";
 import { unstorableTextFor } from "../../sql/unstorable-text.ts";
@@ -8,11 +10,16 @@ import { recorder } from "../../tracing/mod.ts";
 import { logFailure } from "./failure-log.ts";
 import { noteErrorCode } from "./raw-response.ts";
 
-/** Encore's error wire format. */
+/**
+ * Encore's error wire format; `internal_message` and `stack` only when ENCORE_API_INCLUDE_INTERNAL_MESSAGE
+ * and ENCORE_API_INCLUDE_ERROR_STACK ask for them (config/error-extras-config.ts).
+ */
 export interface ErrorBody {
   code: ErrCode;
   message: string;
   details: Record<string, unknown> | null;
+  internal_message?: string | null;
+  stack?: StackFrame[] | null;
 }
 
 const internalMessage = "an internal error occurred";
@@ -33,9 +40,9 @@ export class TransportError extends Error {
  * Unexpected errors are logged (failure-log.ts) and answered with a bare 500:
  * their messages may hold internals, so they leave only when exposeDetails is set.
  */
-export function errorHandler(exposeDetails: boolean) {
+export function errorHandler(exposeDetails: boolean, extras: ErrorExtras = noErrorExtras) {
   return (err: unknown, req: FastifyRequest, reply: FastifyReply): void => {
-    const { status, body } = toWire(err, exposeDetails);
+    const { status, body } = toWire(err, exposeDetails, extras);
     logFailure(err, status, req.raw, "request failed");
     noteErrorCode(reply.raw, body.code);
     const retryAfter = retryAfterOf(body);
@@ -49,9 +56,16 @@ export function errorHandler(exposeDetails: boolean) {
  * in Encore's error format, as Fastify's error handler (errorHandler) would. `what` is the
  * log line's message for a 5xx.
  */
-export function failRequest(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean, what: string): void {
+export function failRequest(
+  err: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  exposeInternalErrors: boolean,
+  what: string,
+  extras: ErrorExtras = noErrorExtras,
+): void {
   if (recorder !== null) recorder.requestFailed(err);
-  const { status, body } = toWire(err, exposeInternalErrors);
+  const { status, body } = toWire(err, exposeInternalErrors, extras);
   logFailure(err, status, req, what);
   noteErrorCode(res, body.code);
   const text = JSON.stringify(body);
@@ -67,36 +81,48 @@ export function failRequest(err: unknown, req: IncomingMessage, res: ServerRespo
 }
 
 /**
- * An APIError keeps its code. Anything unexpected (another error, or an APIError
+ * An APIError keeps its code, and its message is followed by its cause's, as Encore answers
+ * (messageWithCause). Anything unexpected (another error, or an APIError
  * coded internal or unknown, as calls between services and the auth step wrap
  * them) that comes from a lost database connection, however deeply wrapped, is
  * 503 `unavailable`: the client may retry, and load balancers can tell it from a bug.
  * One that comes from request text the database cannot store (U+0000) is 400
  * `invalid_argument`: bad input, not a failure of the service.
+ * An `internal` error answers "an internal error occurred", its own message kept for
+ * `internal_message` (Encore's rule, runtimes/js/src/error.rs), or put in `message` with DEBUG_ERRORS.
  */
-export function toWire(thrown: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
+export function toWire(thrown: unknown, exposeDetails: boolean, extras: ErrorExtras = noErrorExtras): { status: number; body: ErrorBody } {
   const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
+  const { status, body, internal } = answerOf(err, exposeDetails);
+  if (extras.internalMessage) body.internal_message = internal;
+  if (extras.stack) body.stack = err instanceof Error && (err instanceof APIError || internal !== null) ? stackOf(err) : null;
+  return { status, body };
+}
+
+function answerOf(err: unknown, exposeDetails: boolean): { status: number; body: ErrorBody; internal: string | null } {
   if (err instanceof APIError) {
-    const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
-    const message = internal && !exposeDetails ? internalMessage : err.message;
-    return { status: httpStatusOf(err.code), body: { code: err.code, message, details: err.details ?? null } };
+    const message = messageWithCause(err);
+    const hidden = err.code === ErrCode.Internal && !exposeDetails;
+    const body = { code: err.code, message: hidden ? internalMessage : message, details: err.details ?? null };
+    return { status: httpStatusOf(err.code), body, internal: err.code === ErrCode.Internal ? message : null };
   }
   if (err instanceof TransportError) {
     const { code, status } = transportErrors[err.kind];
-    return { status, body: { code, message: err.message, details: null } };
+    return { status, body: { code, message: err.message, details: null }, internal: null };
   }
   const fastifyErr = err as Partial<FastifyError>;
   if (fastifyErr.statusCode === 413) {
     const { code, status } = transportErrors.bodyTooLarge;
-    return { status, body: { code, message: "the request body is larger than this endpoint accepts", details: null } };
+    return { status, body: { code, message: "the request body is larger than this endpoint accepts", details: null }, internal: null };
   }
   // Fastify's own client errors (bad URL encoding, unreadable body, ...): their messages are safe.
   if (typeof fastifyErr.statusCode === "number" && fastifyErr.statusCode >= 400 && fastifyErr.statusCode < 500) {
     const code = fastifyErr.statusCode === 404 ? ErrCode.NotFound : ErrCode.InvalidArgument;
-    return { status: httpStatusOf(code), body: { code, message: fastifyErr.message ?? "bad request", details: null } };
+    return { status: httpStatusOf(code), body: { code, message: fastifyErr.message ?? "bad request", details: null }, internal: null };
   }
+  const internal = err instanceof Error ? messageWithCause(err) : err === null || err === undefined ? "an unknown exception was thrown" : String(err);
   const message = exposeDetails && err instanceof Error ? err.message : internalMessage;
-  return { status: 500, body: { code: ErrCode.Internal, message, details: null } };
+  return { status: 500, body: { code: ErrCode.Internal, message, details: null }, internal };
 }
 
 /**

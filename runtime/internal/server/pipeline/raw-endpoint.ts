@@ -30,7 +30,6 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): NodeInvoker {
   const { meta } = endpoint;
   const traces = recorder;
   const handler = handlerOf(endpoint, traces);
-  const expose = ctx.exposeInternalErrors;
   const authenticate = compileAuthStep(meta.auth, ctx.auth);
   const chain = endpoint.chain ?? null;
   const call = (req: IncomingMessage, res: ServerResponse, routeParams: Source, authData: AuthData | null): void => {
@@ -40,14 +39,14 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): NodeInvoker {
     if (chain) {
       // Response headers and status come from the raw handler's own writes, as in Encore.
       const first = new MiddlewareRequest(undefined, req, res);
-      runWithRequest(request, () => chain(request, first, () => handler(req, res))).catch((err: unknown) => failRaw(err, req, res, expose));
+      runWithRequest(request, () => chain(request, first, () => handler(req, res))).catch((err: unknown) => failRaw(err, req, res, ctx));
       return;
     }
     try {
       const result = runWithRequest(request, () => handler(req, res));
-      if (result instanceof Promise) result.catch((err: unknown) => failRaw(err, req, res, expose));
+      if (result instanceof Promise) result.catch((err: unknown) => failRaw(err, req, res, ctx));
     } catch (err) {
-      failRaw(err, req, res, expose);
+      failRaw(err, req, res, ctx);
     }
   };
   const invoke: NodeInvoker = (req, res, routeParams) => {
@@ -55,12 +54,12 @@ export function rawInvoker(endpoint: Endpoint, ctx: RouteContext): NodeInvoker {
     try {
       pending = authenticate(req, null);
     } catch (err) {
-      return failRaw(err, req, res, expose);
+      return failRaw(err, req, res, ctx);
     }
     if (pending === null) return call(req, res, routeParams, null);
     pending.then(
       (authData) => call(req, res, routeParams, authData),
-      (err: unknown) => failRaw(err, req, res, expose),
+      (err: unknown) => failRaw(err, req, res, ctx),
     );
   };
   const served: NodeInvoker = traces === null ? invoke : (req, res, routeParams) => traces.request(meta, req, res, () => invoke(req, res, routeParams));
@@ -103,6 +102,6 @@ export function registerInRawScope<R>(server: FastifyInstance, routes: readonly 
   });
 }
 
-function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, exposeInternalErrors: boolean): void {
-  failRequest(err, req, res, exposeInternalErrors, "raw endpoint failed");
+function failRaw(err: unknown, req: IncomingMessage, res: ServerResponse, ctx: RouteContext): void {
+  failRequest(err, req, res, ctx.exposeInternalErrors, "raw endpoint failed", ctx.errorExtras);
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { APIError } from "../../errors/api-error.ts";
 import type { EndpointMeta, FieldLocation, JSONSchema, RequestMeta } from "../../meta/types.ts";
 import { compileDateReviver, datesAsText } from "../../validation/dates.ts";
-import { compileValidator, describeValidationError } from "../../validation/ajv.ts";
+import { compileValidator, describeValidationErrors } from "../../validation/ajv.ts";
 import { settleForwardedFor } from "./client-address.ts";
 import { compileCookieDecoder } from "./request-cookies.ts";
 
@@ -49,7 +49,7 @@ export function compileRequestDecoder(meta: RequestMeta): (raw: RawParts) => Sou
     const params: Source = {};
     for (const part of parts) {
       const data = pick[part.location](raw);
-      if (!part.validate(data)) throw invalid(part.validate, part.location);
+      if (!part.validate(data)) throw invalid(part.validate, part.location, data);
       const value = (part.revive ? part.revive(data) : data) as Source;
       for (const [wire, name] of part.fields) if (value[wire] !== undefined) params[name] = value[wire];
     }
@@ -79,18 +79,17 @@ export function compileCallValidator(meta: RequestMeta): (params: unknown) => un
   const revive = compileDateReviver(meta.full);
   if (!revive) {
     return (params) => {
-      if (!validate(params)) throw invalid(validate, "call");
+      if (!validate(params)) throw invalid(validate, "call", params);
       return params;
     };
   }
   return (params) => {
     const input = datesAsText(params);
-    if (!validate(input)) throw invalid(validate, "call");
+    if (!validate(input)) throw invalid(validate, "call", input);
     return revive(input);
   };
 }
 
-function invalid(validate: ValidateFunction, location: FieldLocation | "call"): APIError {
-  const first = validate.errors?.[0];
-  return APIError.invalidArgument(first ? describeValidationError(first, location) : "invalid request");
+function invalid(validate: ValidateFunction, location: FieldLocation | "call", data: unknown): APIError {
+  return APIError.invalidArgument(describeValidationErrors(validate.errors, location, data));
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Endpoint, Handler } from "../../registry/endpoints.ts";
+import type { ErrorExtras } from "../../config/error-extras-config.ts";
 import type { SpanRecorder } from "../../tracing/mod.ts";
 import type { Authenticator } from "./auth.ts";
 
@@ -8,6 +9,8 @@ export interface RouteContext {
   /** The app's auth handler, compiled; null when the app has none. */
   readonly auth: Authenticator | null;
   readonly exposeInternalErrors: boolean;
+  /** internal_message and stack in error answers; none when absent. */
+  readonly errorExtras?: ErrorExtras;
   readonly trustProxy: boolean;
 }
 

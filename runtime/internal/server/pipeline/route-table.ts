@@ -119,3 +119,8 @@ function hasEmptyParam(params: Record<string, string | undefined>): boolean {
   for (const name in params) if (params[name] === "" && name !== "*") return true;
   return false;
 }
+
+/** The same endpoint's route at its path with a trailing slash (route-paths.ts trailingSlashTwins). */
+export function withTrailingSlash(route: EndpointRoute): EndpointRoute {
+  return { ...route, fastify: { ...route.fastify, url: `${route.fastify.url}/` } };
+}

@@ -17,7 +17,7 @@ import { applySubprotocolHeaders } from "./websocket-headers.ts";
 import { logFailure } from "./failure-log.ts";
 import { compileRequestDecoder } from "./request.ts";
 import type { RouteContext } from "./route-context.ts";
-import { nameWildcard, toFastifyPath } from "./route-paths.ts";
+import { nameWildcard, toFastifyPath, trailingSlashTwins } from "./route-paths.ts";
 
 type Source = Record<string, unknown>;
 
@@ -53,12 +53,18 @@ export function streamUpgrades(endpoints: readonly Endpoint[], ctx: RouteContext
     handleProtocols: (offered) => (offered.has(encoreProtocol) ? encoreProtocol : false),
   });
   const router = FindMyWay({ maxParamLength: 500 });
-  for (const endpoint of streams) router.on("GET", toFastifyPath(endpoint.meta.path), () => {}, compileHandshake(endpoint, ctx, wss));
+  const twins = trailingSlashTwins(endpoints.map((e) => e.meta));
+  for (const endpoint of streams) {
+    const handshake = compileHandshake(endpoint, ctx, wss);
+    const url = toFastifyPath(endpoint.meta.path);
+    router.on("GET", url, () => {}, handshake);
+    if (twins.has(endpoint.meta)) router.on("GET", `${url}/`, () => {}, handshake);
+  }
 
   return {
     handle: (req, socket, head) => {
       socket.on("error", () => {}); // a client that resets mid-handshake; nothing to answer
-      const refuse = (err: unknown) => refuseUpgrade(socket, req, err, ctx.exposeInternalErrors);
+      const refuse = (err: unknown) => refuseUpgrade(socket, req, err, ctx);
       if (isClosing()) return refuse(APIError.unavailable("the server is shutting down"));
       // Headers a browser client sent in the subprotocol list, before anything reads the headers.
       try {
@@ -127,8 +133,8 @@ function compileHandshake(endpoint: Endpoint, ctx: RouteContext, wss: WebSocketS
   };
 }
 
-function refuseUpgrade(socket: Duplex, req: IncomingMessage, err: unknown, exposeInternalErrors: boolean): void {
-  const { status, body } = toWire(err, exposeInternalErrors);
+function refuseUpgrade(socket: Duplex, req: IncomingMessage, err: unknown, ctx: RouteContext): void {
+  const { status, body } = toWire(err, ctx.exposeInternalErrors, ctx.errorExtras);
   logFailure(err, status, req, "stream handshake failed");
   if (!socket.writable) return void socket.destroy();
   const payload = JSON.stringify(body);

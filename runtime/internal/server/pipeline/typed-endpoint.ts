@@ -8,6 +8,7 @@ import { compileAuthStep } from "./auth.ts";
 import { fallbackConstraints } from "./fallback-routes.ts";
 import { compileParamsStep } from "./request.ts";
 import { compileResponseCookies } from "./response-cookies.ts";
+import { compileResponseStatusStep } from "./response-status.ts";
 import { compileResponseHeaders } from "./response-headers.ts";
 import { applyResponseParts } from "./response-parts.ts";
 import { serializerSchema } from "./response-schema.ts";
@@ -35,6 +36,7 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
   const chain = endpoint.chain ?? null;
   const headerFields = meta.response ? compileResponseHeaders(meta.response, meta.responseHeaders) : null;
   const cookieFields = compileResponseCookies(meta.responseCookies);
+  const statusField = meta.response ? compileResponseStatusStep(meta.httpStatusField, headerFields?.bodySchema ?? meta.response) : null;
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
     // Before the request is validated: a caller without valid credentials learns nothing of what it expects.
@@ -56,12 +58,14 @@ export function typedRoute(endpoint: Endpoint, ctx: RouteContext): RouteOptions 
       const parts = await runWithRequest(request, () => chain(request, new MiddlewareRequest(), () => handler(params)));
       headerFields?.apply(reply, parts.payload);
       cookieFields?.apply(reply, parts.payload);
+      statusField?.apply(reply, parts.payload);
       applyResponseParts(reply, parts);
       return meta.response ? parts.payload : reply.send();
     }
     const result = await runWithRequest(request, () => handler(params));
     headerFields?.apply(reply, result);
     cookieFields?.apply(reply, result);
+    statusField?.apply(reply, result);
     return meta.response ? result : reply.send();
   };
   return {

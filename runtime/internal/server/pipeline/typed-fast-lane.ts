@@ -33,6 +33,7 @@ export function fitsTypedFastLane(endpoint: Endpoint): boolean {
     meta.response !== null &&
     !meta.responseHeaders && // the fast lane writes the body only
     !meta.responseCookies &&
+    meta.httpStatusField === undefined && // and status 200 only
     meta.methods.length === 1 &&
     meta.methods[0] === "GET" &&
     !isFallbackEndpoint(meta) &&
@@ -57,7 +58,7 @@ export function typedFastLane(endpoint: Endpoint, ctx: RouteContext): NodeInvoke
   const expose = ctx.exposeInternalErrors;
   const series = meter === null ? null : meter.route(meta.service, meta.name, true);
 
-  const fail = (err: unknown, req: IncomingMessage, res: ServerResponse) => failRequest(err, req, res, expose, "request failed");
+  const fail = (err: unknown, req: IncomingMessage, res: ServerResponse) => failRequest(err, req, res, expose, "request failed", ctx.errorExtras);
   const answer = (res: ServerResponse, withBody: boolean, result: unknown): void => {
     const body = serialize(result);
     res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });

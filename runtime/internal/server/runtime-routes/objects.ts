@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { APIError } from "../../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../../errors/api-error.ts";
 import { objectsPath } from "../../meta/runtime-routes.ts";
 import { checkContentType } from "../../objects/arguments.ts";
 import { InvalidArgument, ObjectNotFound, PreconditionFailed } from "../../objects/errors.ts";
@@ -176,9 +176,9 @@ function notModified(header: string | undefined, etag: string): boolean {
 }
 
 function rethrowAsApiError(err: unknown): never {
-  if (err instanceof ObjectNotFound) throw APIError.notFound(err.message, err);
-  if (err instanceof InvalidArgument) throw APIError.invalidArgument(err.message, err);
-  if (err instanceof PreconditionFailed) throw APIError.failedPrecondition(err.message, err);
+  if (err instanceof ObjectNotFound) throw withPrivateCause(APIError.notFound(err.message, err));
+  if (err instanceof InvalidArgument) throw withPrivateCause(APIError.invalidArgument(err.message, err));
+  if (err instanceof PreconditionFailed) throw withPrivateCause(APIError.failedPrecondition(err.message, err));
   throw err;
 }
 
