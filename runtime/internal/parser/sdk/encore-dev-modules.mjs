@@ -14,6 +14,7 @@ export const implementedModules = Object.freeze([
   "encore.dev/metrics",
   "encore.dev/pubsub",
   "encore.dev/service",
+  "encore.dev/storage/cache",
   "encore.dev/storage/objects",
   "encore.dev/storage/sqldb",
   "encore.dev/types",
@@ -25,7 +26,6 @@ export const implementedModules = Object.freeze([
 
 /** Published by encore.dev but not implemented here: what each one provides. */
 const notImplemented = Object.freeze({
-  "encore.dev/storage/cache": "caching",
   "encore.dev/internal/codegen/appinit": "the start-up of Encore's own generated entry point",
 });
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { APIError, ErrCode } from "../../errors/api-error.ts";
 import { httpStatusOf, transportErrors } from "../../errors/http-status.ts";
-import { unavailableFor } from "../../sql/unavailable.ts";
+import { errorChain, unavailableFor } from "../../sql/unavailable.ts";
 import { unstorableTextFor } from "../../sql/unstorable-text.ts";
 import { recorder } from "../../tracing/mod.ts";
 import { logFailure } from "./failure-log.ts";
@@ -75,7 +75,7 @@ export function failRequest(err: unknown, req: IncomingMessage, res: ServerRespo
  * `invalid_argument`: bad input, not a failure of the service.
  */
 export function toWire(thrown: unknown, exposeDetails: boolean): { status: number; body: ErrorBody } {
-  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
+  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? wrappedUnavailable(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
   if (err instanceof APIError) {
     const internal = err.code === ErrCode.Internal || err.code === ErrCode.Unknown;
     const message = internal && !exposeDetails ? internalMessage : err.message;
@@ -111,6 +111,15 @@ export function retryAfterOf(body: ErrorBody): string | undefined {
   if (body.code !== ErrCode.ResourceExhausted && body.code !== ErrCode.Unavailable) return undefined;
   const seconds = body.details?.retryAfterSeconds;
   return Number.isSafeInteger(seconds) && (seconds as number) >= 0 ? String(seconds) : undefined;
+}
+
+/**
+ * The `unavailable` APIError an unexpected error wraps as its cause: a cache that cannot
+ * reach Redis throws a CacheError (what apps catch) whose cause says so.
+ */
+function wrappedUnavailable(err: unknown): APIError | null {
+  for (const e of errorChain(err)) if (e !== err && e instanceof APIError && e.code === ErrCode.Unavailable) return e;
+  return null;
 }
 
 function isUnexpected(err: unknown): boolean {
