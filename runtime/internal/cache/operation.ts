@@ -38,7 +38,8 @@ export async function runOperation<T>(
   return recorder.cache({ cluster: op.cluster, keyspace: op.keyspace, operation: op.name, key: op.keys[0] ?? "", write: op.write }, attempt, outcome);
 }
 
-function wordError(op: Operation, key: string, err: unknown): unknown {
+/** A store failure as the app sees it; exported for the tests of the 503 it answers. */
+export function wordError(op: Operation, key: string, err: unknown): unknown {
   if (err instanceof StoreReplyError) return new CacheCommandError(op.name, key, err.message);
   if (err instanceof Error && err.name === "RedisUnreachable") {
     const unavailable = APIError.unavailable(`cache cluster ${op.cluster} is unavailable`, err);

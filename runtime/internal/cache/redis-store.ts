@@ -1,10 +1,6 @@
-import { once } from "node:events";
 import type { ChainableCommander, Redis } from "ioredis";
 import { replies, StoreReplyError } from "./errors.ts";
 import type { CacheStore, InspectedKey, SetAlgebra, SetOptions, SetResult, Side, Ttl } from "./store.ts";
-
-/** Reconnection attempts after a lost connection before the store waits for the next command. */
-const reconnectAttempts = 10;
 
 export interface RedisStoreOptions {
   /** How long one command may take before it fails (and the caller answers 503). */
@@ -26,10 +22,12 @@ type Reply = unknown;
  * The cache on a Redis server (REDIS_URL), shared by every instance. Each write that sets
  * or drops a TTL is sent with its PEXPIREAT or PERSIST in one MULTI, as Encore's client does.
  *
- * It never makes a request wait for Redis: without the offline queue a command while the
- * connection is down fails at once, one without an answer fails after `commandTimeoutMs`.
- * Idle, it sends nothing and its socket is unref'd. After a lost connection it retries with
- * backoff `reconnectAttempts` times, then waits for the next command to start again.
+ * It never makes a request wait long for Redis: without the offline queue a command sent while
+ * the connection is down fails at once, one without an answer fails after `commandTimeoutMs`.
+ * It connects on demand: the first command opens the connection, and after a lost one the
+ * next command opens it again (waiting at most `connectTimeoutMs`, and not at all when the
+ * server refuses). Idle, it does nothing: no reconnection timers, no pings, and its socket
+ * is unref'd, so it never keeps a process alive.
  */
 export class RedisStore implements CacheStore {
   readonly kind = "redis";
@@ -46,7 +44,8 @@ export class RedisStore implements CacheStore {
       maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs ?? 1_000,
       connectTimeout: connectTimeoutMs,
-      retryStrategy: (times) => (times > reconnectAttempts ? null : Math.min(times * 200, 2_000)),
+      // No reconnection in the background: the next command reconnects (#connected).
+      retryStrategy: () => null,
     });
     client.on("connect", () => client.stream.unref());
     // Failures reach the commands that meet them; the event must still be heard.
@@ -279,14 +278,26 @@ export class RedisStore implements CacheStore {
     return results.map(([, reply]) => reply);
   }
 
-  /** Connects on first use, and again after the link gave up retrying; at most connectTimeoutMs. */
+  /** Connects on first use and after a lost connection, waiting at most connectTimeoutMs; a failure reaches the command. */
   async #connected(): Promise<void> {
     const status = this.#client.status;
     if (status === "ready") return;
     if (status === "wait" || status === "end") this.#client.connect().catch(() => {}); // failures reach the command
-    if (status === "wait" || status === "end" || status === "connecting" || status === "connect") {
-      await once(this.#client, "ready", { signal: AbortSignal.timeout(this.#connectTimeoutMs) }).catch(() => {});
-    }
+    if (this.#client.status === "connecting" || this.#client.status === "connect") await this.#settled();
+  }
+
+  /** Until the connection is ready or has failed ("end", as nothing retries), or connectTimeoutMs. */
+  #settled(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#client.off("ready", done).off("end", done);
+        resolve();
+      };
+      // Not unref'd: a command waits on it, as it would on its socket.
+      const timer = setTimeout(done, this.#connectTimeoutMs);
+      this.#client.on("ready", done).on("end", done);
+    });
   }
 }
 
