@@ -21,8 +21,8 @@ describe("aliasTarget", () => {
   });
 
   it("throws for a module encore.dev publishes that this runtime does not implement", () => {
-    expect(() => aliasTarget("encore.dev/storage/cache")).toThrow(
-      'the app imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
+    expect(() => aliasTarget("encore.dev/internal/codegen/appinit")).toThrow(
+      'the app imports "encore.dev/internal/codegen/appinit" (the start-up of Encore\'s own generated entry point), which encore.dev publishes but encore-selfhost does not implement yet',
     );
   });
 

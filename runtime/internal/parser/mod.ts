@@ -1,6 +1,7 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
 import { findAuthHandler } from "./auth/auth-handler.ts";
 import { findBuckets } from "./buckets/buckets.ts";
+import { findCaches } from "./caches/caches.ts";
 import { findCronJobs } from "./cron/cron-jobs.ts";
 import { findResources } from "./databases/databases-and-secrets.ts";
 import { findEndpoints } from "./endpoints/endpoints.ts";
@@ -22,7 +23,7 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets, pub/sub, cron jobs, buckets, metrics, the auth handler, and which services
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets, caches, metrics, the auth handler, and which services
  * call, publish to or use which). Throws ParseError, naming file and line, on anything the
  * runtime could not serve faithfully.
  */
@@ -44,7 +45,7 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 8,
+    version: 9,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
@@ -60,6 +61,7 @@ export function parseApp(appRoot: string): AppMeta {
     subscriptions,
     cronJobs: findCronJobs(app, services, endpoints),
     buckets: findBuckets(app, services),
+    caches: findCaches(app, services),
     auth: findAuthHandler(app, services, schemas),
     metrics: findMetrics(app, services),
   };
