@@ -25,6 +25,11 @@ export class MemoryStore implements CacheStore {
   readonly #expiring = new Set<string>();
   #sweep: Iterator<string> | null = null;
 
+  /** Keys held, expired ones not yet dropped included: what the process's memory holds. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   async get(key: string): Promise<string | null> {
     return this.#string(key)?.value ?? null;
   }
