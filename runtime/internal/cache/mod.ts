@@ -2,17 +2,10 @@ import { config } from "../config/mod.ts";
 import { MemoryStore } from "./memory-store.ts";
 import type { CacheStore } from "./store.ts";
 
-/** What `new CacheCluster(...)` and the keyspaces bound to it declared in this process. */
+/** A cluster as `new CacheCluster(...)` declared it in this process (the dashboard reads the parser's metadata). */
 export interface ClusterSpec {
   readonly name: string;
   readonly evictionPolicy: string;
-  readonly keyspaces: KeyspaceSpec[];
-}
-
-export interface KeyspaceSpec {
-  /** The class: "StringKeyspace", "StructKeyspace", ... */
-  readonly type: string;
-  readonly keyPattern: string;
 }
 
 const clusters = new Map<string, ClusterSpec>();
@@ -23,13 +16,9 @@ let starting: Promise<CacheStore> | undefined;
 export function declareCluster(name: string, evictionPolicy: string | undefined): ClusterSpec {
   const found = clusters.get(name);
   if (found) return found;
-  const spec: ClusterSpec = { name, evictionPolicy: evictionPolicy ?? "allkeys-lru", keyspaces: [] };
+  const spec: ClusterSpec = Object.freeze({ name, evictionPolicy: evictionPolicy ?? "allkeys-lru" });
   clusters.set(name, spec);
   return spec;
-}
-
-export function declaredClusters(): readonly ClusterSpec[] {
-  return [...clusters.values()];
 }
 
 /**

@@ -35,7 +35,6 @@ export abstract class Keyspace<K> {
     this.cluster = cluster;
     this.config = config;
     this.segments = config.keyPattern.split("/").map((s) => (s.startsWith(":") ? { field: s.slice(1) } : { literal: s }));
-    cluster.spec.keyspaces.push({ type: new.target.name, keyPattern: config.keyPattern });
   }
 
   /**
