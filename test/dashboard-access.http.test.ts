@@ -55,6 +55,8 @@ const powers: readonly [string, () => Promise<Response>][] = [
   ["POST /api/pubsub/publish", () => post("/api/pubsub/publish", { topic: "url-shortened", message: { code: "x", originalUrl: "y", timestamp: "2031-01-01T00:00:00Z" } })],
   ["POST /api/cron/cleanup-stale-urls/run", () => post("/api/cron/cleanup-stale-urls/run", {})],
   ["GET /api/buckets/qr-codes/objects", () => fetch(`${base}/api/buckets/qr-codes/objects`)],
+  ["GET /api/caches", () => fetch(`${base}/api/caches`)],
+  ["GET /api/caches/main/key", () => fetch(`${base}/api/caches/main/key?key=user/1`)],
 ];
 
 describe("without the link's cookie", () => {

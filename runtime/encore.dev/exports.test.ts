@@ -4,7 +4,6 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { implementedModules } from "../internal/parser/sdk/encore-dev-modules.mjs";
-import { unsupportedNames } from "../internal/parser/sdk/unsupported-imports.ts";
 
 // The encore.dev package on npm (its package.json is not among its exports: found from the resolved paths of node_modules).
 const encoreDev = createRequire(import.meta.url)
@@ -50,15 +49,13 @@ function valueExports(file: string): string[] {
 }
 
 describe("runtime/encore.dev", () => {
-  it.each(modules)("%s exports as a value every name encore.dev's exports as one, save those refused at generation", (specifier) => {
-    const refused = Object.keys(unsupportedNames[specifier] ?? {});
+  it.each(modules)("%s exports as a value every name encore.dev's exports as one", (specifier) => {
     const ourValues = new Set(valueExports(ours(specifier)));
-    expect(valueExports(theirs(specifier)).filter((name) => !ourValues.has(name) && !refused.includes(name))).toEqual([]);
+    expect(valueExports(theirs(specifier)).filter((name) => !ourValues.has(name))).toEqual([]);
   });
 
-  it.each(modules)("%s exports every name encore.dev's exports, types included, save those refused at generation", (specifier) => {
-    const refused = Object.keys(unsupportedNames[specifier] ?? {});
+  it.each(modules)("%s exports every name encore.dev's exports, types included", (specifier) => {
     const ourNames = new Set(allExports(ours(specifier)));
-    expect(allExports(theirs(specifier)).filter((name) => !ourNames.has(name) && !refused.includes(name))).toEqual([]);
+    expect(allExports(theirs(specifier)).filter((name) => !ourNames.has(name))).toEqual([]);
   });
 });

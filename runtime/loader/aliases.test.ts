@@ -20,12 +20,6 @@ describe("aliasTarget", () => {
     expect(() => aliasTarget("encore.dev/api/mod.ts")).toThrow(/^the app imports "encore\.dev\/api\/mod\.ts", which encore\.dev does not publish/);
   });
 
-  it("throws for a module encore.dev publishes that this runtime does not implement", () => {
-    expect(() => aliasTarget("encore.dev/storage/cache")).toThrow(
-      'the app imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
-    );
-  });
-
   it("leaves other specifiers alone", () => {
     expect(aliasTarget("encore.devtools")).toBeNull();
     expect(aliasTarget("pg")).toBeNull();

@@ -1,6 +1,7 @@
 // Each test file gets its own databases, named with a prefix of its own and made
 // as copies of the run's migrated templates, dropped when the file is done; and its
-// own DATA_DIR (local object storage), removed when the file is done. Files never
+// own DATA_DIR (local object storage), removed when the file is done; its cache keys
+// carry the same prefix (on Redis too) and are deleted when it is done. Files never
 // share state.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -36,5 +37,8 @@ afterAll(async () => {
   await dropTestDatabases();
   const { stopObjects } = await import("../internal/objects/mod.ts");
   await stopObjects();
+  const { deleteTestKeys, stopCache } = await import("../internal/cache/mod.ts");
+  await deleteTestKeys();
+  await stopCache();
   rmSync(dataDir, { recursive: true, force: true });
 });

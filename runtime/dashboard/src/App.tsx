@@ -3,6 +3,7 @@ import { LockedOut } from "./components/LockedOut.tsx";
 import { useLive } from "./live.ts";
 import { PageHeader } from "./components/PageHeader.tsx";
 import { BucketsPage } from "./pages/BucketsPage.tsx";
+import { CachesPage } from "./pages/CachesPage.tsx";
 import { CronPage } from "./pages/CronPage.tsx";
 import { DatabasesPage } from "./pages/DatabasesPage.tsx";
 import { EndpointPage } from "./pages/EndpointPage.tsx";
@@ -32,6 +33,7 @@ export function App() {
         {route.page === "cron" && <CronPage />}
         {route.page === "databases" && <DatabasesPage selected={route.name} />}
         {route.page === "buckets" && <BucketsPage selected={route.name} />}
+        {route.page === "caches" && <CachesPage selected={route.name} />}
         {route.page === "missing" && (
           <>
             <PageHeader title="Page not found" />

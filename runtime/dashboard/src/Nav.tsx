@@ -9,6 +9,7 @@ const items: readonly { label: string; href: string; pages: readonly Route["page
   { label: "Cron", href: href.cron, pages: ["cron"] },
   { label: "Databases", href: href.databases, pages: ["databases"] },
   { label: "Buckets", href: href.buckets, pages: ["buckets"] },
+  { label: "Caches", href: href.caches, pages: ["caches"] },
 ];
 
 const stateText: Record<LinkState, string> = {

@@ -11,6 +11,7 @@ export type Route =
   | { page: "cron" }
   | { page: "databases"; name: string | null }
   | { page: "buckets"; name: string | null }
+  | { page: "caches"; name: string | null }
   | { page: "missing" };
 
 export function parseRoute(hash: string): Route {
@@ -37,6 +38,7 @@ export function parseRoute(hash: string): Route {
       break;
     case "databases":
     case "buckets":
+    case "caches":
       if (b === undefined) return { page, name: a ?? null };
       break;
   }
@@ -58,6 +60,8 @@ export const href = {
   database: (name: string) => `#/databases/${e(name)}`,
   buckets: "#/buckets",
   bucket: (name: string) => `#/buckets/${e(name)}`,
+  caches: "#/caches",
+  cache: (name: string) => `#/caches/${e(name)}`,
 };
 
 export function useRoute(): Route {

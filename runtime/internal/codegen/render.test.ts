@@ -14,7 +14,7 @@ const auth = {
 } satisfies AuthHandlerMeta;
 
 const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
-  version: 8,
+  version: 9,
   appId: "",
   services: [{ name: "auth", dir: "auth", serviceFile: "auth/encore.service.ts", doc: null, endpoints: [], calls: [] }],
   databases: [],
@@ -23,6 +23,7 @@ const app = (withAuth: boolean, handler: AuthHandlerMeta = auth): AppMeta => ({
   subscriptions: [],
   cronJobs: [],
   buckets: [],
+  caches: [],
   auth: withAuth ? handler : null,
   metrics: [],
 });

@@ -18,6 +18,7 @@ describe("configuration", () => {
       logLevel: "info",
       exposeInternalErrors: false,
       natsUrl: null,
+      redisUrl: null,
       pubsubAdminToken: null,
       cron: true,
       shutdownDelayMs: 0,
@@ -75,6 +76,11 @@ describe("configuration", () => {
     expect(parseConfig({ PORT: "8080" }, root).publicBaseUrl).toBe("http://localhost:8080");
     expect(parseConfig({ PUBLIC_BASE_URL: "https://sho.rt/" }, root).publicBaseUrl).toBe("https://sho.rt");
     expect(parseConfig({ PUBLIC_BASE_URL: "https://x.io/s/" }, root).publicBaseUrl).toBe("https://x.io/s");
+  });
+
+  test("REDIS_URL takes a redis:// or rediss:// URL", () => {
+    expect(parseConfig({ REDIS_URL: " redis://127.0.0.1:6379/2 " }, root).redisUrl).toBe("redis://127.0.0.1:6379/2");
+    expect(parseConfig({ REDIS_URL: "rediss://cache.internal" }, root).redisUrl).toBe("rediss://cache.internal");
   });
 
   test("NATS_URL takes one server or a comma-separated cluster", () => {
@@ -153,6 +159,8 @@ describe("configuration", () => {
     ["DEBUG_ERRORS", { DEBUG_ERRORS: "sometimes" }],
     ["NATS_URL", { NATS_URL: "http://127.0.0.1:4222" }],
     ["NATS_URL", { NATS_URL: "nats://a:4222, ::bad" }],
+    ["REDIS_URL", { REDIS_URL: "http://127.0.0.1:6379" }],
+    ["REDIS_URL", { REDIS_URL: "127.0.0.1:6379" }],
     ["PUBSUB_ADMIN_TOKEN", { PUBSUB_ADMIN_TOKEN: "short" }],
     ["CRON", { CRON: "disabled" }],
     ["SHUTDOWN_DELAY_MS", { SHUTDOWN_DELAY_MS: "5s" }],

@@ -36,6 +36,8 @@ export interface RuntimeConfig {
   readonly errorExtras: ErrorExtras;
   /** NATS server with JetStream for pub/sub; null keeps messages in the SQL store. */
   readonly natsUrl: string | null;
+  /** REDIS_URL: the Redis server of encore.dev/storage/cache; null keeps the cache in this process. */
+  readonly redisUrl: string | null;
   /** Bearer token for the pub/sub operations endpoints; null leaves them off. */
   readonly pubsubAdminToken: string | null;
   /** Whether this instance runs cron jobs at their ticks (CRON=off for API-only instances). */
@@ -82,6 +84,7 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     exposeInternalErrors: parseBool("DEBUG_ERRORS", env.DEBUG_ERRORS, false),
     errorExtras: parseErrorExtras(env),
     natsUrl: parseNatsUrl(env.NATS_URL),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
     pubsubAdminToken: parseAdminToken(env.PUBSUB_ADMIN_TOKEN),
     cron: parseOnOff("CRON", env.CRON, true),
     shutdownDelayMs: parseShutdownDelay(env.SHUTDOWN_DELAY_MS),
@@ -92,6 +95,20 @@ export function parseConfig(env: Env, appRoot: string): RuntimeConfig {
     tracing: parseTracingConfig(env),
     metrics: parseMetricsConfig(env, port),
   });
+}
+
+function parseRedisUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError("REDIS_URL", `must be a URL such as redis://127.0.0.1:6379, got "${raw}"`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigError("REDIS_URL", `must use redis:// or rediss://, got "${url.protocol}"`);
+  }
+  return raw.trim();
 }
 
 function parsePort(raw: string | undefined): number {

@@ -242,3 +242,39 @@ export interface ObjectList {
   /** Pass as ?after= for the next page; null on the last. */
   readonly next: string | null;
 }
+
+/** GET /api/caches: the app's cache clusters and their keyspaces, as the parser read them. */
+export interface CachesState {
+  /** Where the keys are: this process's memory, or the Redis of REDIS_URL. */
+  readonly backend: "memory" | "redis";
+  readonly clusters: readonly {
+    readonly name: string;
+    readonly evictionPolicy: string;
+    readonly keyspaces: readonly {
+      readonly type: string;
+      readonly keyPattern: string;
+      readonly keyType: string;
+      readonly valueType: string;
+      /** The defaultExpiry expression as written; null when keys do not expire by default. */
+      readonly defaultExpiry: string | null;
+      readonly service: string | null;
+      /** "svc/cache.ts:12" */
+      readonly source: string;
+    }[];
+  }[];
+}
+
+/** GET /api/caches/:cluster/key?key=: one key, read without changing it. */
+export interface CacheKeyLookup {
+  readonly cluster: string;
+  /** The key as the keyspace makes it (e.g. "user/42"), without the cluster's prefix. */
+  readonly key: string;
+  /** Null when the key does not exist (or has expired). */
+  readonly entry: {
+    readonly type: "string" | "list" | "set";
+    /** The string; a list's items in order; a set's members, sorted. */
+    readonly value: string | readonly string[];
+    /** Milliseconds left; null when it does not expire. */
+    readonly ttlMs: number | null;
+  } | null;
+}

@@ -10,6 +10,7 @@ import type { TraceStore } from "../tracing/records.ts";
 import type { AppInfo } from "./api.ts";
 import { registerAccess } from "./access.ts";
 import { registerBuckets } from "./buckets.ts";
+import { registerCaches } from "./caches.ts";
 import { catalog } from "./catalog.ts";
 import { registerCron } from "./cron.ts";
 import { registerDatabases } from "./databases.ts";
@@ -53,7 +54,7 @@ export interface Dashboard {
 /**
  * The development dashboard (`encore-selfhost run`): its own small server in the app's
  * process, on loopback only, beside the app's. Its API (api.ts) reads the app's metadata,
- * the trace ring, pub/sub, cron, the databases and buckets directly, and calls endpoints
+ * the trace ring, pub/sub, cron, the databases, buckets and caches directly, and calls endpoints
  * over HTTP through the app's own server. guard.ts keeps other sites out, access.ts everyone
  * but the developer who holds `run`'s secret.
  */
@@ -86,6 +87,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   registerCron(app, meta);
   registerDatabases(app, meta, options.appRoot, options.consoleLogin);
   registerBuckets(app, meta);
+  registerCaches(app, meta);
   await registerFrontEnd(app, options.frontEndDir);
   await listenOnLoopback(app, options.port);
   const address = app.server.address();

@@ -5,7 +5,7 @@
  */
 export interface AppMeta {
   /** Bumped when this shape changes, so stale generated output is rebuilt. */
-  readonly version: 8;
+  readonly version: 9;
   /** encore.app's "id": the Encore Cloud app it is linked to, "" when it is not. */
   readonly appId: string;
   readonly services: readonly ServiceMeta[];
@@ -19,6 +19,8 @@ export interface AppMeta {
   readonly cronJobs: readonly CronJobMeta[];
   /** `new Bucket(...)` declarations, sorted by name. */
   readonly buckets: readonly BucketMeta[];
+  /** `new CacheCluster(...)` declarations with their keyspaces, sorted by name. */
+  readonly caches: readonly CacheClusterMeta[];
   /** The auth handler the app's Gateway runs; null when there is none. */
   readonly auth: AuthHandlerMeta | null;
   /** encore.dev/metrics declarations (`new Counter(...)`, `new GaugeGroup<L>(...)`, ...), sorted by name. */
@@ -76,6 +78,30 @@ export interface BucketMeta {
   readonly versioned: boolean;
   /** Services that use it, sorted: the declaring one and those referring to it (see DatabaseMeta.usedBy). */
   readonly usedBy: readonly string[];
+  readonly declaredIn: SourceLocation;
+}
+
+/** A cache cluster (encore.dev/storage/cache): its keys live under "<name>/" in the store. */
+export interface CacheClusterMeta {
+  readonly name: string;
+  /** Redis's maxmemory-policy it asks for; "allkeys-lru" when not given. */
+  readonly evictionPolicy: string;
+  readonly keyspaces: readonly CacheKeyspaceMeta[];
+  readonly declaredIn: SourceLocation;
+}
+
+export interface CacheKeyspaceMeta {
+  /** The class: "StringKeyspace", "IntKeyspace", "StructKeyspace", "StringSetKeyspace", ... */
+  readonly type: string;
+  /** e.g. "user/:id" */
+  readonly keyPattern: string;
+  /** The key and value types as written in the source. */
+  readonly keyType: string;
+  readonly valueType: string;
+  /** The defaultExpiry expression as written, e.g. "expireInHours(1)"; null when there is none. */
+  readonly defaultExpiry: string | null;
+  /** Service whose folder declares it; null outside any service. */
+  readonly service: string | null;
   readonly declaredIn: SourceLocation;
 }
 

@@ -149,12 +149,6 @@ const CASES: readonly Case[] = [
     message: 'migrations source "drizzle/v1" of database "main" is not supported (only plain SQL files, "drizzle" and "prisma")',
   },
   {
-    fixture: "cache-import",
-    file: "svc/cache.ts",
-    at: 'import { CacheCluster } from "encore.dev/storage/cache";',
-    message: 'imports "encore.dev/storage/cache" (caching), which encore.dev publishes but encore-selfhost does not implement yet',
-  },
-  {
     fixture: "cookie-response-object",
     file: "svc/api.ts",
     at: "prefs: Cookie<",

@@ -1,6 +1,7 @@
 import type { AppMeta, EndpointMeta } from "../meta/types.ts";
 import { findAuthHandler } from "./auth/auth-handler.ts";
 import { findBuckets } from "./buckets/buckets.ts";
+import { findCaches } from "./caches/caches.ts";
 import { findCronJobs } from "./cron/cron-jobs.ts";
 import { findResources } from "./databases/databases-and-secrets.ts";
 import { findEndpoints } from "./endpoints/endpoints.ts";
@@ -13,7 +14,6 @@ import { findPubSub } from "./pubsub/pubsub.ts";
 import { SchemaBuilder } from "./schema/schema.ts";
 import { checkEncoreDevImports } from "./sdk/encore-dev-imports.ts";
 import { checkSdkResolves } from "./sdk/sdk-symbols.ts";
-import { checkSupportedImports } from "./sdk/unsupported-imports.ts";
 import { findServiceCalls } from "./services/service-calls.ts";
 import { findServices } from "./services/services.ts";
 
@@ -22,7 +22,7 @@ export { toOpenAPI } from "./openapi.ts";
 
 /**
  * Reads the Encore app at `appRoot` (services, endpoints with their request and response
- * schemas, databases, secrets, pub/sub, cron jobs, buckets, metrics, the auth handler, and which services
+ * schemas, databases, secrets, pub/sub, cron jobs, buckets, caches, metrics, the auth handler, and which services
  * call, publish to or use which). Throws ParseError, naming file and line, on anything the
  * runtime could not serve faithfully.
  */
@@ -31,7 +31,6 @@ export function parseApp(appRoot: string): AppMeta {
   checkUnreadFiles(app);
   checkEncoreDevImports(app);
   checkSdkResolves(app);
-  checkSupportedImports(app);
   const services = findServices(app);
   const schemas = new SchemaBuilder(app, services);
   const endpoints = findEndpoints(app, services, schemas);
@@ -44,7 +43,7 @@ export function parseApp(appRoot: string): AppMeta {
     byService.set(endpoint.service, [...(byService.get(endpoint.service) ?? []), endpoint]);
   }
   return {
-    version: 8,
+    version: 9,
     appId: readAppId(app.appRoot),
     services: services.map((service) => ({
       name: service.name,
@@ -60,6 +59,7 @@ export function parseApp(appRoot: string): AppMeta {
     subscriptions,
     cronJobs: findCronJobs(app, services, endpoints),
     buckets: findBuckets(app, services),
+    caches: findCaches(app, services),
     auth: findAuthHandler(app, services, schemas),
     metrics: findMetrics(app, services),
   };

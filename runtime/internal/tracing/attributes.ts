@@ -15,6 +15,16 @@ export const cronTriggerAttr = "encore.cron.trigger";
 export const deliveryAttemptAttr = "encore.pubsub.delivery_attempt";
 export const bucketAttr = "encore.objects.bucket";
 export const objectKeyAttr = "encore.objects.key";
+export const cacheClusterAttr = "encore.cache.cluster";
+/** The keyspace's key pattern, e.g. "user/:id". */
+export const cacheKeyspaceAttr = "encore.cache.keyspace";
+/** Encore's name of the operation: "get", "set if not exists", "push left", ... */
+export const cacheOperationAttr = "encore.cache.operation";
+/** The first key the operation names, without the cluster's prefix. */
+export const cacheKeyAttr = "encore.cache.key";
+export const cacheWriteAttr = "encore.cache.write";
+/** "hit" or "miss" for reads of one value, "conflict" for a key that exists, "ok" for the rest, "error". */
+export const cacheResultAttr = "encore.cache.result";
 
 export const httpMethodAttr = "http.request.method";
 export const httpRouteAttr = "http.route";

@@ -23,7 +23,7 @@ import { capText, jsonSafe } from "./json-safe.ts";
 import type { TracingOptions } from "./options.ts";
 import { tracedObjects, type EndSpan } from "./objects-spans.ts";
 import type { SpanKind as RecordKind } from "./records.ts";
-import type { CronRunToTrace, DeliveryToTrace, LogLevel, SpanRecorder } from "./recorder.ts";
+import type { CacheOpToTrace, CacheOutcome, CronRunToTrace, DeliveryToTrace, LogLevel, SpanRecorder } from "./recorder.ts";
 import { maxAttributeLength, setUpOpenTelemetry, type OpenTelemetry } from "./otel-setup.ts";
 import type { TraceRing } from "./ring.ts";
 
@@ -212,6 +212,23 @@ class OtelRecorder implements SpanRecorder {
       this.#objects.set(provider, traced);
     }
     return traced;
+  }
+
+  cache<T>(op: CacheOpToTrace, run: () => Promise<T>, outcome: (value: T) => CacheOutcome): Promise<T> {
+    const attributes: Attributes = {
+      [attr.cacheClusterAttr]: op.cluster,
+      [attr.cacheKeyspaceAttr]: op.keyspace,
+      [attr.cacheOperationAttr]: op.operation,
+      [attr.cacheKeyAttr]: capText(op.key, maxAttributeLength),
+      [attr.cacheWriteAttr]: op.write,
+    };
+    const failed = (err: unknown): never => {
+      trace.getActiveSpan()?.setAttribute(attr.cacheResultAttr, "error");
+      throw err;
+    };
+    return this.#child("cache", `${op.operation} ${capText(op.key, 200)}`, SpanKind.CLIENT, attributes, () => run().catch(failed), undefined, (span, value) =>
+      span.setAttribute(attr.cacheResultAttr, outcome(value)),
+    );
   }
 
   log(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>>): void {

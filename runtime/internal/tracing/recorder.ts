@@ -29,6 +29,17 @@ export interface CronRunToTrace {
   readonly trigger: "schedule" | "manual";
 }
 
+/** One operation on a cache keyspace. */
+export interface CacheOpToTrace {
+  readonly cluster: string;
+  readonly keyspace: string;
+  readonly operation: string;
+  readonly key: string;
+  readonly write: boolean;
+}
+
+export type CacheOutcome = "ok" | "hit" | "miss" | "conflict";
+
 /**
  * Each method runs `run` inside a span and returns what it returns, failures included.
  * Root spans (request, message, cron) start a trace of their own; every other span is
@@ -59,6 +70,8 @@ export interface SpanRecorder {
   cron<T>(run: CronRunToTrace, job: (traceId: string) => Promise<T>): Promise<T>;
   /** `provider` with a span around each storage operation. */
   objects(provider: ObjectProvider): ObjectProvider;
+  /** A "cache" span around `run`, with the outcome `outcome` reads from what it returned ("error" when it threw). */
+  cache<T>(op: CacheOpToTrace, run: () => Promise<T>, outcome: (value: T) => CacheOutcome): Promise<T>;
   /** Records a log line in the active trace: in the ring, and as a span event for exporters. */
   log(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>>): void;
   /** What currentRequest().trace reports; undefined outside a trace. */

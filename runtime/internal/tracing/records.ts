@@ -11,7 +11,8 @@ export type SpanKind =
   | "publish" // Topic.publish
   | "message" // a subscription's delivery of one message: the root of a "pubsub" trace
   | "cron" // a cron job's run: the root of a "cron" trace
-  | "objects"; // one object-storage operation
+  | "objects" // one object-storage operation
+  | "cache"; // one cache operation (encore.dev/storage/cache)
 
 export type AttributeValue = string | number | boolean;
 

@@ -3,7 +3,7 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { serviceAttr, spanKindAttr } from "./attributes.ts";
 import type { AttributeValue, SpanKind, SpanRecord } from "./records.ts";
 
-const kinds: ReadonlySet<string> = new Set<SpanKind>(["request", "auth", "handler", "call", "sql", "publish", "message", "cron", "objects"]);
+const kinds: ReadonlySet<string> = new Set<SpanKind>(["request", "auth", "handler", "call", "sql", "publish", "message", "cron", "objects", "cache"]);
 
 /** The runtime's kind of a span; a span of the app's own (made with OpenTelemetry's API) counts as code it ran: "handler". */
 export function spanKindOf(attributes: Attributes): SpanKind {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import log, { LogLevel } from "../../encore.dev/log/mod.ts";
 import { Topic } from "../../encore.dev/pubsub/topic.ts";
 import { currentRequest } from "../../encore.dev/req-meta.ts";
+import { CacheCluster, CacheMiss, IntKeyspace, StringKeyspace } from "../../encore.dev/storage/cache/mod.ts";
 import { Bucket } from "../../encore.dev/storage/objects/bucket.ts";
 import { SQLDatabase } from "../../encore.dev/storage/sqldb/mod.ts";
 import { callEndpoint } from "../calls/api-call.ts";
@@ -41,6 +42,9 @@ const obj = (properties: Record<string, JSONSchema>, required: string[] = []): J
 const db = new SQLDatabase("rt_tracing");
 const topic = new Topic<{ name: string }>("rt-trace", { deliveryGuarantee: "at-least-once" });
 const files = new Bucket("rt-trace-files");
+const cache = new CacheCluster("rt-trace-cache");
+const names = new StringKeyspace<string>(cache, { keyPattern: "name/:key" });
+const counts = new IntKeyspace<string>(cache, { keyPattern: "count/:key" });
 /** LOG_LEVEL is silent in tests: this logger's lines pass its own level, the default logger's do not. */
 const loud = log.withLevel(LogLevel.Info).with({ component: "worker" });
 
@@ -89,6 +93,15 @@ const endpoints: Endpoint[] = [
   endpoint("inner", { expose: false, request: bodyOf({ n: num }), response: obj({ n: num }) }, async ({ n }: { n: number }) => {
     seen.inner = currentRequest();
     return (await db.queryRow<{ n: number }>`SELECT ${n}::int AS n`)!;
+  }),
+  endpoint("cached", { methods: ["GET"] }, async () => {
+    await names.get("ada"); // a miss
+    await names.set("ada", "Ada Lovelace");
+    await names.get("ada"); // a hit
+    await counts.increment("ada", 2);
+    await names.replace("nobody", "x").catch((err: unknown) => {
+      if (!(err instanceof CacheMiss)) throw err;
+    });
   }),
   endpoint("fail", { methods: ["GET"] }, async () => {
     throw APIError.permissionDenied("not for you");
@@ -185,6 +198,32 @@ const one = (t: TraceDetail, kind: SpanRecord["kind"], name?: string) => {
   expect(found, `${kind} ${name ?? ""}`).toHaveLength(1);
   return found[0]!;
 };
+
+describe("tracing cache operations", () => {
+  test("each operation is a cache span under the handler: operation, cluster, keyspace, key and result", async () => {
+    const res = await fetch(`${base}/cached`);
+    expect(res.status).toBe(200);
+    const t = await finished(res.headers.get("x-encore-trace-id")!);
+    const handler = one(t, "handler", "svc.cached");
+    const spans = byKind(t, "cache").sort((a, b) => a.startMs - b.startMs);
+    expect(spans.map((s) => [s.name, s.attributes["encore.cache.result"]])).toEqual([
+      ["get name/ada", "miss"],
+      ["set name/ada", "ok"],
+      ["get name/ada", "hit"],
+      ["increment count/ada", "ok"],
+      ["replace name/nobody", "miss"],
+    ]);
+    for (const span of spans) expect(span).toMatchObject({ parentSpanId: handler.spanId, service: "svc", error: null });
+    expect(spans[3]!.attributes).toMatchObject({
+      "encore.span.kind": "cache",
+      "encore.cache.cluster": "rt-trace-cache",
+      "encore.cache.keyspace": "count/:key",
+      "encore.cache.operation": "increment",
+      "encore.cache.key": "count/ada",
+      "encore.cache.write": true,
+    });
+  });
+});
 
 describe("tracing an API call", () => {
   let workTrace: TraceDetail;

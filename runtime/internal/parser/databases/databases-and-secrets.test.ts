@@ -61,6 +61,6 @@ describe("services and resources", () => {
   });
 
   it("stamps the metadata version", () => {
-    expect(meta.version).toBe(8);
+    expect(meta.version).toBe(9);
   });
 });

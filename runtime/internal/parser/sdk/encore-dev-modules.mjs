@@ -14,6 +14,7 @@ export const implementedModules = Object.freeze([
   "encore.dev/metrics",
   "encore.dev/pubsub",
   "encore.dev/service",
+  "encore.dev/storage/cache",
   "encore.dev/storage/objects",
   "encore.dev/storage/sqldb",
   "encore.dev/types",
@@ -24,11 +25,6 @@ export const implementedModules = Object.freeze([
   // What Encore's generated entry point imports: registerHandlers, then run.
   "encore.dev/internal/codegen/appinit",
 ]);
-
-/** Published by encore.dev but not implemented here: what each one provides. */
-const notImplemented = Object.freeze({
-  "encore.dev/storage/cache": "caching",
-});
 
 /**
  * The encore.dev release that first published each module added since 1.34 (the tag of the
@@ -45,7 +41,7 @@ export const firstPublishedIn = Object.freeze({
 });
 
 /** Every module encore.dev publishes, in alphabetical order. */
-export const publishedModules = Object.freeze([...implementedModules, ...Object.keys(notImplemented)].sort(byPath));
+export const publishedModules = Object.freeze([...implementedModules].sort(byPath));
 
 function byPath(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -62,7 +58,5 @@ export function isEncoreDevSpecifier(specifier) {
  */
 export function encoreDevRefusal(specifier) {
   if (implementedModules.includes(specifier)) return undefined;
-  const lacking = notImplemented[specifier];
-  if (lacking) return `"${specifier}" (${lacking}), which encore.dev publishes but encore-selfhost does not implement yet`;
   return `"${specifier}", which encore.dev does not publish; published: ${publishedModules.join(", ")}`;
 }

@@ -1,5 +1,6 @@
 import { rootLogger } from "../../log/root.ts";
 import { stopCron } from "../../cron/mod.ts";
+import { stopCache } from "../../cache/mod.ts";
 import { stopObjects } from "../../objects/mod.ts";
 import { stopPubSub } from "../../pubsub/mod.ts";
 import { disconnectServer } from "../../sql/databases.ts";
@@ -88,6 +89,7 @@ export async function stopAndExit(closeServer: () => Promise<void>): Promise<nev
     // A collector out of reach must not hold the stop up: what it has not taken by then is lost.
     await stopTracing(shutdownTimeoutMs / 10);
     await stopObjects();
+    await stopCache();
     await disconnectServer(appPoolsGraceMs, { retryUntil });
   } catch (err) {
     log.error({ err }, "shutdown failed");

@@ -7,6 +7,7 @@ import { hasCronJobs, startCron, stopCron } from "../../cron/mod.ts";
 import { cronDatabaseName } from "../../cron/schema.ts";
 import { appMeta } from "../../meta/load.ts";
 import { rootLogger } from "../../log/root.ts";
+import { stopCache } from "../../cache/mod.ts";
 import { startObjects, stopObjects } from "../../objects/mod.ts";
 import { hasPubSub, runningPubSub, startPubSub, stopPubSub } from "../../pubsub/mod.ts";
 import { pubsubDatabaseName } from "../../pubsub/sql-schema.ts";
@@ -126,6 +127,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
     await stopCron(0).catch(() => {});
     await stopPubSub(0).catch(() => {});
     await stopObjects().catch(() => {});
+    await stopCache().catch(() => {});
     await disconnectServer().catch(() => {});
     await stopTracing(0).catch(() => {});
     throw err;
@@ -138,6 +140,7 @@ export async function startServer(options: StartOptions = {}): Promise<FastifyIn
       database: describeDatabase(meta.databases.map((d) => d.name)),
       publicBaseUrl: cfg.publicBaseUrl,
       objects: objects ? describeObjects(objects.kind) : "none (no buckets)",
+      cache: describeCache(meta.caches.length, cfg.redisUrl),
       cron: cfg.cron ? meta.cronJobs.map((j) => j.name) : "off (CRON=off)",
       auth: meta.auth ? `${meta.auth.service}.${meta.auth.name}` : "none",
       tracing,
@@ -177,4 +180,13 @@ function describeObjects(kind: "local" | "s3"): string {
   if (kind === "local") return `local files under ${dataDir}/objects`;
   const where = `S3 at ${objects.s3.endpoint ?? `AWS ${objects.s3.region}`}`;
   return objects.s3.bucketPrefix ? `${where}, buckets prefixed ${objects.s3.bucketPrefix}` : where;
+}
+
+/** Where cache keys are kept: nothing is connected at start (the first cache operation connects). */
+function describeCache(clusters: number, redisUrl: string | null): string {
+  if (clusters === 0) return "none (no cache clusters)";
+  if (redisUrl === null) return "in this process's memory (REDIS_URL unset)";
+  const url = new URL(redisUrl);
+  if (url.password) url.password = "***";
+  return `Redis at ${url.toString()}`;
 }

@@ -4,7 +4,7 @@ import { APIError, ErrCode, messageWithCause } from "../../errors/api-error.ts";
 import { noErrorExtras, type ErrorExtras } from "../../config/error-extras-config.ts";
 import { stackOf, type StackFrame } from "../../errors/error-extras.ts";
 import { httpStatusOf, transportErrors } from "../../errors/http-status.ts";
-import { unavailableFor } from "../../sql/unavailable.ts";
+import { errorChain, unavailableFor } from "../../sql/unavailable.ts";
 import { unstorableTextFor } from "../../sql/unstorable-text.ts";
 import { recorder } from "../../tracing/mod.ts";
 import { logFailure } from "./failure-log.ts";
@@ -92,7 +92,7 @@ export function failRequest(
  * `internal_message` (Encore's rule, runtimes/js/src/error.rs), or put in `message` with DEBUG_ERRORS.
  */
 export function toWire(thrown: unknown, exposeDetails: boolean, extras: ErrorExtras = noErrorExtras): { status: number; body: ErrorBody } {
-  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
+  const err = isUnexpected(thrown) ? (unavailableFor(thrown) ?? wrappedUnavailable(thrown) ?? unstorableTextFor(thrown) ?? thrown) : thrown;
   const { status, body, internal } = answerOf(err, exposeDetails);
   if (extras.internalMessage) body.internal_message = internal;
   if (extras.stack) body.stack = err instanceof Error && (err instanceof APIError || internal !== null) ? stackOf(err) : null;
@@ -137,6 +137,15 @@ export function retryAfterOf(body: ErrorBody): string | undefined {
   if (body.code !== ErrCode.ResourceExhausted && body.code !== ErrCode.Unavailable) return undefined;
   const seconds = body.details?.retryAfterSeconds;
   return Number.isSafeInteger(seconds) && (seconds as number) >= 0 ? String(seconds) : undefined;
+}
+
+/**
+ * The `unavailable` APIError an unexpected error wraps as its cause: a cache that cannot
+ * reach Redis throws a CacheError (what apps catch) whose cause says so.
+ */
+function wrappedUnavailable(err: unknown): APIError | null {
+  for (const e of errorChain(err)) if (e !== err && e instanceof APIError && e.code === ErrCode.Unavailable) return e;
+  return null;
 }
 
 function isUnexpected(err: unknown): boolean {

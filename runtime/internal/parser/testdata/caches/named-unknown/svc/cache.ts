@@ -1,0 +1,3 @@
+import { CacheCluster, StringKeyspace } from "encore.dev/storage/cache";
+
+export const s = new StringKeyspace<string>(CacheCluster.named("missing"), { keyPattern: "s/:key" });
