@@ -1,4 +1,4 @@
-import { APIError } from "../errors/api-error.ts";
+import { APIError, withPrivateCause } from "../errors/api-error.ts";
 import type { CacheOutcome } from "../tracing/recorder.ts";
 import { recorder } from "../tracing/mod.ts";
 import { CacheCommandError, CacheUnavailable, StoreReplyError } from "./errors.ts";
@@ -42,7 +42,8 @@ export async function runOperation<T>(
 export function wordError(op: Operation, key: string, err: unknown): unknown {
   if (err instanceof StoreReplyError) return new CacheCommandError(op.name, key, err.message);
   if (err instanceof Error && err.name === "RedisUnreachable") {
-    const unavailable = APIError.unavailable(`cache cluster ${op.cluster} is unavailable`, err);
+    // The driver's words stay in the log, out of the answer.
+    const unavailable = withPrivateCause(APIError.unavailable(`cache cluster ${op.cluster} is unavailable`, err));
     return new CacheUnavailable(`cache ${op.name} "${key}": ${unavailable.message}: ${err.message}`, { cause: unavailable });
   }
   return err;
