@@ -1,0 +1,15 @@
+import { Topic, type Attribute } from "encore.dev/pubsub";
+
+export interface LedgerEntry {
+  /** Entries of one account are handled one at a time, in the order they were published. */
+  account: Attribute<string>;
+  /** 1, 2, 3… per account, as the client numbered them. */
+  seq: number;
+  /** The amount's exact decimal text. */
+  amount: string;
+}
+
+export const entries = new Topic<LedgerEntry>("ledger-entries", {
+  deliveryGuarantee: "at-least-once",
+  orderingAttribute: "account",
+});
