@@ -3,6 +3,7 @@ import { config } from "../../internal/config/mod.ts";
 import { appMeta } from "../../internal/meta/load.ts";
 import { declareSubscription } from "../../internal/pubsub/mod.ts";
 import { subscriptionSpec } from "../../internal/pubsub/specs.ts";
+import { compileDateReviver } from "../../internal/validation/dates.ts";
 import type { DurationString } from "../types/mod.ts";
 import type { Topic } from "./topic.ts";
 
@@ -35,10 +36,14 @@ export class Subscription<Msg extends object> {
   constructor(topic: Topic<Msg>, name: string, cfg: SubscriptionConfig<Msg>) {
     this.topic = topic;
     this.name = name;
+    const handler = cfg.handler as (msg: unknown) => Promise<unknown>;
+    // A message crosses as JSON; its handler gets Dates and Decimals where its type says so, as under Encore.
+    const message = appMeta().topics.find((t) => t.name === topic.name)?.message;
+    const revive = message ? compileDateReviver(message) : null;
     declareSubscription({
       spec: subscriptionSpec(topic.name, name, cfg),
       service: declaringService(name),
-      handler: cfg.handler as (msg: unknown) => Promise<unknown>,
+      handler: revive ? (msg) => handler(revive(msg)) : handler,
     });
   }
 }

@@ -16,7 +16,7 @@ export interface EntryInput {
 export const addEntry = api(
   { expose: true, method: "POST", path: "/ledger/entries" },
   async ({ account, seq, amount }: EntryInput): Promise<{ messageId: string }> => {
-    const messageId = await entries.publish({ account, seq, amount: amount.toString() });
+    const messageId = await entries.publish({ account, seq, amount, madeAt: new Date() });
     return { messageId };
   },
 );
@@ -25,11 +25,13 @@ export const addEntry = api(
 // once, or a later one first, the balance or the order check below would show it.
 const _ = new Subscription(entries, "apply-entry", {
   maxConcurrency: 8,
-  handler: async ({ account, seq, amount }) => {
+  handler: async ({ account, seq, amount, madeAt }) => {
     const row = await db.queryRow<{ balance: string; last_seq: number }>`
       SELECT balance::text, last_seq FROM accounts WHERE account = ${account}`;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const balance = new Decimal(row?.balance ?? "0").add(amount);
+    // amount is a Decimal and madeAt a Date, as the message's type says: they were revived.
+    const balance = amount.add(row?.balance ?? "0");
+    if (madeAt.getTime() > Date.now()) throw new Error(`entry ${seq} of ${account} is from the future`);
     const lastSeq = row?.last_seq ?? 0;
     // At-least-once: an entry already applied is not applied twice.
     if (seq <= lastSeq) return;
