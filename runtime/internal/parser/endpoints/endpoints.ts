@@ -8,7 +8,7 @@ import { errorAt, locationOf, toAppPath } from "../program/errors.ts";
 import type { AppProgram } from "../program/program.ts";
 import { buildRequest, checkNoPathParams } from "./request.ts";
 import { responseBodySchema } from "../../meta/response-body.ts";
-import { buildResponse, httpStatusField, responseCookieFields, responseHeaderFields } from "./response.ts";
+import { buildResponse, responseWireFields } from "./response.ts";
 import { parsePath } from "./routes.ts";
 import type { SchemaBuilder } from "../schema/schema.ts";
 import { isSdkExport, sdkExportOf } from "../sdk/sdk-symbols.ts";
@@ -163,9 +163,7 @@ function responseParts(
   label: string,
 ): Pick<EndpointMeta, "response" | "responseHeaders" | "responseCookies" | "httpStatusField"> {
   const full = buildResponse(app, schemas, signature, handler, label);
-  const headers = full ? responseHeaderFields(app, schemas, signature, handler, label) : [];
-  const cookies = full ? responseCookieFields(app, schemas, signature, handler, label) : [];
-  const status = full ? httpStatusField(app, schemas, signature, handler, label) : null;
+  const { headers, cookies, status } = full ? responseWireFields(app, schemas, signature, handler, label) : { headers: [], cookies: [], status: null };
   const response = full && responseBodySchema(full, [...cookies, ...(status !== null ? [{ name: status }] : [])]);
   return {
     response,

@@ -27,109 +27,71 @@ export function buildResponse(
   return schema;
 }
 
-/**
- * The response's `Header<...>` fields, which Encore sends as response headers rather than in
- * the JSON body (`sessionCookie?: Header<"Set-Cookie">`). Only text fits a header here: a
- * `Query<...>` in a response, or a header of another type, is refused.
- */
-export function responseHeaderFields(
-  app: AppProgram,
-  schemas: SchemaBuilder,
-  signature: ts.Signature,
-  handler: ts.Expression,
-  endpoint: string,
-): ResponseHeaderField[] {
-  const returned = signature.getReturnType();
-  const type = app.checker.getAwaitedType(returned) ?? returned;
-  if (returnsNothing(type)) return [];
-  const owner = typeName(type) ?? `the response of ${endpoint}`;
-  const fields: ResponseHeaderField[] = [];
-  const seen = new Map<string, string>();
-  for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
-    const typeNode = property.declaration && declaredTypeNode(property.declaration);
-    const wrapper = fieldWrapperOf(app.checker, typeNode);
-    if (!wrapper || wrapper.location === "cookie") continue;
-    if (wrapper.location !== "header") {
-      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a Query<...>: a response has no query string`);
-    }
-    if (property.schema["type"] !== "string") {
-      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a response header, which must be a string`);
-    }
-    const wireName = (wrapper.wireName ?? property.name).toLowerCase();
-    const other = seen.get(wireName);
-    if (other !== undefined) {
-      throw errorAt(app.appRoot, property.site.node, `fields "${other}" and "${property.name}" both use the response header "${wireName}"`);
-    }
-    seen.set(wireName, property.name);
-    fields.push({ name: property.name, wireName, optional: property.optional });
-  }
-  return fields;
+/** The response's fields that do not travel in its JSON body, found in one walk over its properties. */
+export interface ResponseWireFields {
+  /** `Header<...>` fields, which Encore sends as response headers (`sessionCookie?: Header<"Set-Cookie">`). */
+  readonly headers: ResponseHeaderField[];
+  /** `Cookie<...>` fields, sent as Set-Cookie with the options the handler sets (`{ value, httpOnly: true }`). */
+  readonly cookies: ResponseHeaderField[];
+  /** The `HttpStatus` field, whose value is the answer's status (runtimes/core/src/api/schema/httpstatus.rs); null without one. */
+  readonly status: string | null;
 }
 
 /**
- * The response's `Cookie<...>` fields, which Encore sends as Set-Cookie headers with the
- * options the handler sets (`sessionId: Cookie<"sid">` answered as
- * `{ value, httpOnly: true, maxAge: 3600 }`). A value must fit a cookie as a request
- * cookie's does: a string, number, boolean, Date or Decimal.
+ * The response's header, cookie and status fields, refused as Encore refuses them: only text
+ * fits a header (a `Query<...>` in a response has no query string to go to), a cookie's value
+ * must fit a cookie as a request cookie's does, and a response has one status.
  */
-export function responseCookieFields(
+export function responseWireFields(
   app: AppProgram,
   schemas: SchemaBuilder,
   signature: ts.Signature,
   handler: ts.Expression,
   endpoint: string,
-): ResponseHeaderField[] {
+): ResponseWireFields {
+  const headers: ResponseHeaderField[] = [];
+  const cookies: ResponseHeaderField[] = [];
+  let status: string | null = null;
   const returned = signature.getReturnType();
   const type = app.checker.getAwaitedType(returned) ?? returned;
-  if (returnsNothing(type)) return [];
+  if (returnsNothing(type)) return { headers, cookies, status };
   const owner = typeName(type) ?? `the response of ${endpoint}`;
-  const fields: ResponseHeaderField[] = [];
-  const seen = new Map<string, string>();
+  const headerNames = new Map<string, string>();
+  const cookieNames = new Map<string, string>();
   for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
     const typeNode = property.declaration && declaredTypeNode(property.declaration);
+    const fail = (message: string) => errorAt(app.appRoot, property.site.node, message);
+    if (isHttpStatusField(app.checker, typeNode)) {
+      if (status !== null) throw fail(`fields "${status}" and "${property.name}" of ${owner} are both an HttpStatus: a response has one status`);
+      status = property.name;
+      continue;
+    }
     const wrapper = fieldWrapperOf(app.checker, typeNode);
-    if (wrapper?.location !== "cookie") continue;
-    const value = (property.schema["properties"] as Record<string, JSONSchema> | undefined)?.["value"];
-    const valueType = value?.["type"];
-    if (!value || !(valueType === "string" || valueType === "number" || valueType === "boolean" || Array.isArray(value["enum"]) || "const" in value)) {
-      throw errorAt(app.appRoot, property.site.node, `field "${property.name}" of ${owner} is a response cookie, whose value must be a string, number, boolean, enum, Date or Decimal`);
+    if (!wrapper) continue;
+    if (wrapper.location === "query") throw fail(`field "${property.name}" of ${owner} is a Query<...>: a response has no query string`);
+    const cookie = wrapper.location === "cookie";
+    if (cookie && !fitsCookie(property.schema)) {
+      throw fail(`field "${property.name}" of ${owner} is a response cookie, whose value must be a string, number, boolean, enum, Date or Decimal`);
     }
-    const wireName = wrapper.wireName ?? property.name;
-    const other = seen.get(wireName);
+    if (!cookie && property.schema["type"] !== "string") throw fail(`field "${property.name}" of ${owner} is a response header, which must be a string`);
+    // Header names are case-insensitive; a cookie's name keeps its case.
+    const wireName = cookie ? (wrapper.wireName ?? property.name) : (wrapper.wireName ?? property.name).toLowerCase();
+    const names = cookie ? cookieNames : headerNames;
+    const other = names.get(wireName);
     if (other !== undefined) {
-      throw errorAt(app.appRoot, property.site.node, `fields "${other}" and "${property.name}" both set the cookie "${wireName}"`);
+      throw fail(cookie ? `fields "${other}" and "${property.name}" both set the cookie "${wireName}"` : `fields "${other}" and "${property.name}" both use the response header "${wireName}"`);
     }
-    seen.set(wireName, property.name);
-    fields.push({ name: property.name, wireName, optional: property.optional });
+    names.set(wireName, property.name);
+    (cookie ? cookies : headers).push({ name: property.name, wireName, optional: property.optional });
   }
-  return fields;
+  return { headers, cookies, status };
 }
 
-/**
- * The response's `HttpStatus` field, whose value Encore answers with as the HTTP status
- * (runtimes/core/src/api/schema/httpstatus.rs); null without one. Encore takes one such field.
- */
-export function httpStatusField(
-  app: AppProgram,
-  schemas: SchemaBuilder,
-  signature: ts.Signature,
-  handler: ts.Expression,
-  endpoint: string,
-): string | null {
-  const returned = signature.getReturnType();
-  const type = app.checker.getAwaitedType(returned) ?? returned;
-  if (returnsNothing(type)) return null;
-  const owner = typeName(type) ?? `the response of ${endpoint}`;
-  let found: string | null = null;
-  for (const property of schemas.propertiesOf(type, { node: handler, owner, field: "" })) {
-    const typeNode = property.declaration && declaredTypeNode(property.declaration);
-    if (!isHttpStatusField(app.checker, typeNode)) continue;
-    if (found !== null) {
-      throw errorAt(app.appRoot, property.site.node, `fields "${found}" and "${property.name}" of ${owner} are both an HttpStatus: a response has one status`);
-    }
-    found = property.name;
-  }
-  return found;
+/** A `Cookie<...>` field's schema (`{ value, ... }`) whose value is text, a number, a boolean or an enum. */
+function fitsCookie(schema: JSONSchema): boolean {
+  const value = (schema["properties"] as Record<string, JSONSchema> | undefined)?.["value"];
+  const valueType = value?.["type"];
+  return value !== undefined && (valueType === "string" || valueType === "number" || valueType === "boolean" || Array.isArray(value["enum"]) || "const" in value);
 }
 
 function returnsNothing(type: ts.Type): boolean {
