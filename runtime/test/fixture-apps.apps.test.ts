@@ -13,6 +13,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "no
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runtimeDir } from "../internal/config/app-root.mjs";
 import { shutdownTimeoutMs } from "../internal/server/lifecycle/shutdown.ts";
@@ -125,7 +126,7 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
     const deadline = Date.now() + (check.eventually ? 30_000 : 0);
     for (;;) {
       const { status, text, headers } = await send(server, check);
-      const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains));
+      const matches = status === check.status && (!check.bodyContains || text.includes(check.bodyContains)) && (check.bodyEquals === undefined || jsonEquals(text, check.bodyEquals));
       if (matches || Date.now() >= deadline) {
         expect(status, `${check.method} ${check.path}: ${text}`).toBe(check.status);
         if (check.bodyContains) expect(text, `${check.method} ${check.path}`).toContain(check.bodyContains);
@@ -140,6 +141,15 @@ async function runChecks(server: Serving, list: readonly HttpCheck[]): Promise<v
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  }
+}
+
+/** Whether `text` is JSON for `expected` (asked again while it is not, for `eventually`). */
+function jsonEquals(text: string, expected: unknown): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(text), expected);
+  } catch {
+    return false;
   }
 }
 
