@@ -41,6 +41,14 @@ describe("the redirect type", () => {
     expect(urlCache.get(code)).toMatchObject({ rules: undefined, how: defaultRedirect });
   });
 
+  test("a link with one slash after it is the link (the router serves /:code at /:code/ too, as Encore's does), its query forwarded", async () => {
+    const code = await shortenAs({ url: "https://example.com/slash" });
+    const res = await browse(`/${code}/?ref=x`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("https://example.com/slash?ref=x");
+    expect((await call(`/${code}//`)).status).toBe(404);
+  });
+
   test.each([301, 302, 307, 308])("%i: a browser's redirect answers with it; an API client still gets 200 {url}", async (redirectType) => {
     const code = await shortenAs({ url: `https://example.com/type-${redirectType}`, redirectType });
     const res = await browse(`/${code}`);

@@ -8,10 +8,15 @@ import { isPreviewBot } from "../../visitors/preview-bots";
 
 // What GET /:code and POST /:code share of reading a request and writing an answer.
 
-/** "/abc123?utm=x" → "abc123" */
+/**
+ * "/abc123?utm=x" → "abc123". One trailing slash is dropped ("/abc123/" → "abc123"): the
+ * router serves /:code at /:code/ too, as Encore's does, and a link pasted with a slash
+ * after it is still the link.
+ */
 export function codeOf(pathAndQuery: string): string {
-  const end = pathAndQuery.indexOf("?");
-  return pathAndQuery.slice(1, end === -1 ? undefined : end);
+  const query = pathAndQuery.indexOf("?");
+  const path = pathAndQuery.slice(1, query === -1 ? undefined : query);
+  return path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
 // JSON wins ties (curl's */*, API clients); a browser's Accept ranks text/html first.
