@@ -1,6 +1,7 @@
 // The development dashboard's HTTP API (served under /api/ on its own loopback port):
 // the shapes its server answers and its front end reads. Errors are Encore's
 // {"code","message","details"} with Encore's status for the code.
+import type { CacheKeyspaceMeta } from "../meta/types.ts";
 import type { TraceDetail, TraceSummary } from "../tracing/records.ts";
 
 export type { TraceDetail, TraceSummary };
@@ -250,17 +251,8 @@ export interface CachesState {
   readonly clusters: readonly {
     readonly name: string;
     readonly evictionPolicy: string;
-    readonly keyspaces: readonly {
-      readonly type: string;
-      readonly keyPattern: string;
-      readonly keyType: string;
-      readonly valueType: string;
-      /** The defaultExpiry expression as written; null when keys do not expire by default. */
-      readonly defaultExpiry: string | null;
-      readonly service: string | null;
-      /** "svc/cache.ts:12" */
-      readonly source: string;
-    }[];
+    /** As the metadata has them, with where each is declared as "svc/cache.ts:12". */
+    readonly keyspaces: readonly (Omit<CacheKeyspaceMeta, "declaredIn"> & { readonly source: string })[];
   }[];
 }
 
