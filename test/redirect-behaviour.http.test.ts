@@ -47,6 +47,14 @@ describe("the redirect type", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("https://example.com/slash?ref=x");
     expect((await call(`/${code}//`)).status).toBe(404);
+    // A password link is as guarded there: asked for its password, its target not told.
+    const guarded = await shortenAs({ url: "https://example.com/slash-guarded", password: "pw" });
+    const asked = await call(`/${guarded}/`);
+    expect(asked.status).toBe(401);
+    expect(await asked.text()).not.toContain("slash-guarded");
+    const page = await browse(`/${guarded}/`);
+    expect(page.headers.get("location")).toBeNull();
+    expect(await page.text()).not.toContain("slash-guarded");
   });
 
   test.each([301, 302, 307, 308])("%i: a browser's redirect answers with it; an API client still gets 200 {url}", async (redirectType) => {
